@@ -1,0 +1,61 @@
+// Bundles each entry point. Native modules and the TF.js reference runtime stay external:
+// they load their binaries from node_modules at run time.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const external = [
+  'onnxruntime-node',
+  'hnswlib-node',
+  '@node-rs/jieba',
+  '@energetic-ai/*',
+  'vscode',
+];
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  external,
+  logLevel: 'warning',
+};
+
+const entries = {
+  'dist/cli.js': 'src/cli/main.ts',
+  'dist/buildModels.js': 'src/node/buildModels.ts',
+};
+
+function listTests(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...listTests(path));
+    else if (name.endsWith('.test.ts')) found.push(path);
+  }
+  return found;
+}
+
+const builds = [];
+for (const [outfile, entry] of Object.entries(entries)) {
+  try {
+    statSync(entry);
+  } catch {
+    continue; // entry not written yet
+  }
+  builds.push(esbuild.build({ ...common, entryPoints: [entry], outfile }));
+}
+const tests = ['test/unit', 'test/adapters', 'test/cli', 'test/server']
+  .filter((d) => { try { return statSync(d).isDirectory(); } catch { return false; } })
+  .flatMap(listTests);
+if (tests.length) {
+  builds.push(esbuild.build({
+    ...common,
+    entryPoints: tests,
+    outdir: 'out',
+    outbase: '.',
+    external: [...external, 'mocha'],
+  }));
+}
+await Promise.all(builds);

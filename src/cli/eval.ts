@@ -1,0 +1,404 @@
+/**
+ * `skill-router eval`: routes every labelled query of a queries file through a library and
+ * reports Hit@1, NDCG, Recall, Comp and Set-Compat overall, by |G| and by direction.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { isProfileId, PROFILES, type ProfileId } from '../core/parse/validate';
+import type { SkillService } from '../core/service';
+import type { Device, OpenLibraryOptions } from '../node/library';
+import {
+  METRIC_KEYS,
+  percentile,
+  scoreQuery,
+  summarize,
+  type EvalSummary,
+  type MetricSummary,
+  type QueryMetrics,
+  type ScoredQuery,
+} from '../core/eval/metrics';
+import { parseQueries, QueryFileError, type EvalQuery } from '../core/eval/queries';
+import { EXIT_FAILURE, EXIT_OK, stderrLogger, stderrProgress, UsageError, type CliIo } from './io';
+
+/** The engine factory, injected so tests can pass a fake library. */
+export interface LibraryDeps {
+  openLibrary: (opts: OpenLibraryOptions) => Promise<SkillService>;
+}
+
+/** Flags shared by `eval` and `check` that choose how the library is opened (as in `route`). */
+export const ENGINE_OPTIONS = {
+  model: { type: 'string' },
+  'no-model': { type: 'boolean' },
+  reranker: { type: 'string' },
+  cache: { type: 'string' },
+  device: { type: 'string' },
+  threads: { type: 'string' },
+  profile: { type: 'string', multiple: true },
+  quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+} as const;
+
+export interface EngineFlags {
+  model?: string | false;
+  'no-model'?: boolean;
+  reranker?: string;
+  cache?: string;
+  device?: string;
+  threads?: string;
+  profile?: string[];
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** `--profile a,b --profile c` as profile ids; undefined when none is given. */
+export function profileList(values: readonly string[] | undefined): ProfileId[] | undefined {
+  const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const p of list) {
+    if (!isProfileId(p)) throw new UsageError(`unknown profile "${p}"; use one of ${PROFILES.join(', ')}`);
+  }
+  return list.length ? [...new Set(list)] as ProfileId[] : undefined;
+}
+
+/** `openLibrary` options from the shared flags; paths resolve against `base` (default: cwd). */
+export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base = io.cwd): OpenLibraryOptions {
+  if (flags.model !== undefined && flags.model !== false && flags['no-model']) {
+    throw new UsageError('--model and --no-model exclude each other');
+  }
+  const device = flags.device ?? 'cpu';
+  if (!['cpu', 'cuda', 'dml', 'coreml'].includes(device)) {
+    throw new UsageError(`unknown device "${device}"; use cpu, cuda, dml or coreml`);
+  }
+  const threads = flags.threads === undefined ? undefined : positiveInt(flags.threads, '--threads', 1);
+  const profiles = profileList(flags.profile);
+  const opts: OpenLibraryOptions = {
+    root: path.resolve(io.cwd, root),
+    device: device as Device,
+    logger: stderrLogger(io, flags.verbose),
+    progress: stderrProgress(io, flags.quiet),
+  };
+  if (flags['no-model'] || flags.model === false) opts.noModel = true;
+  else if (flags.model) opts.modelDir = path.resolve(base, flags.model);
+  if (flags.reranker) opts.rerankerDir = path.resolve(io.cwd, flags.reranker);
+  if (flags.cache) opts.cacheDir = path.resolve(io.cwd, flags.cache);
+  if (threads !== undefined) opts.threads = threads;
+  if (profiles) opts.profiles = profiles;
+  return opts;
+}
+
+export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+export async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** Runs parseArgs and turns its errors into a UsageError that points at `--help`. */
+export function parseFlags<T>(run: () => T, command: string): T {
+  try {
+    return run();
+  } catch (err) {
+    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      throw new UsageError(`${(err as Error).message}\nRun "skill-router ${command} --help" for usage.`);
+    }
+    throw err;
+  }
+}
+
+export const EVAL_USAGE = `Usage: skill-router eval --library <dir|skills.jsonl> --queries <file.jsonl> [options]
+
+Routes every query of a labelled queries file and prints Hit@1, NDCG@10, Recall@10/20,
+Comp@10 and Set-Compat overall, by number of required skills (k) and by direction.
+
+Options:
+  --library <path>     skill folder, or a .jsonl library ({"id","text"} lines)
+  --queries <file>     labelled queries: {"id","query","skill_ids","also_ok","k","direction"} lines
+  --top <n>            candidates ranked per query (default 20)
+  --no-rerank          skip the reranking stage
+  --model <dir>        embedding model folder (default: the built-in model)
+  --no-model           lexical retrieval only
+  --reranker <dir>     cross-encoder folder for reranking
+  --cache <dir>        index cache folder
+  --device <name>      cpu, cuda, dml or coreml;  --threads <n>
+  --per-query <file>   write each query's ranking and metrics as JSON Lines
+  --json               print one JSON object instead of the table
+  --quiet              no progress lines;  --verbose  engine debug lines
+  -h, --help           show this help
+
+Exit status: 0 done, 2 bad arguments, unreadable input or engine failure.
+`;
+
+interface EvalArgs extends EngineFlags {
+  library: string;
+  queries: string;
+  top: number;
+  rerank: boolean;
+  json: boolean;
+  perQuery?: string;
+}
+
+function parseEvalArgs(args: string[]): EvalArgs | 'help' {
+  const { values } = parseFlags(
+    () =>
+      parseArgs({
+        args,
+        strict: true,
+        allowPositionals: false,
+        options: {
+          ...ENGINE_OPTIONS,
+          library: { type: 'string' },
+          queries: { type: 'string' },
+          top: { type: 'string' },
+          'no-rerank': { type: 'boolean' },
+          json: { type: 'boolean' },
+          'per-query': { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      }),
+    'eval',
+  );
+  if (values.help) return 'help';
+  const hint = '\nRun "skill-router eval --help" for usage.';
+  if (!values.library) throw new UsageError(`eval needs --library${hint}`);
+  if (!values.queries) throw new UsageError(`eval needs --queries${hint}`);
+  return {
+    ...values,
+    library: values.library,
+    queries: values.queries,
+    top: positiveInt(values.top, '--top', 20),
+    rerank: !values['no-rerank'],
+    json: values.json ?? false,
+    perQuery: values['per-query'],
+  };
+}
+
+const round = (x: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+function roundSummary(s: MetricSummary): MetricSummary {
+  const out = { n: s.n } as MetricSummary;
+  for (const key of METRIC_KEYS) {
+    const v = s[key];
+    (out as Record<string, number | null>)[key] = v === null ? null : round(v, 4);
+  }
+  return out;
+}
+
+function roundMetrics(m: QueryMetrics): QueryMetrics {
+  const out = {} as QueryMetrics;
+  for (const key of METRIC_KEYS) {
+    const v = m[key];
+    (out as Record<string, number | null>)[key] = v === null ? null : round(v, 4);
+  }
+  return out;
+}
+
+const COLUMNS: { title: string; key: keyof MetricSummary }[] = [
+  { title: 'Hit@1', key: 'hit@1' },
+  { title: 'NDCG@10', key: 'ndcg@10' },
+  { title: 'Recall@10', key: 'recall@10' },
+  { title: 'Recall@20', key: 'recall@20' },
+  { title: 'Comp@10', key: 'comp@10' },
+  { title: 'Set-Compat', key: 'set_compat' },
+];
+
+/** The Markdown table of `summary`: one row overall, per k and per direction; values in percent. */
+export function formatEvalTable(summary: EvalSummary): string {
+  const rows: string[][] = [];
+  const add = (group: string, s: MetricSummary): void => {
+    rows.push([
+      group,
+      String(s.n),
+      ...COLUMNS.map(({ key }) => {
+        const v = s[key];
+        return v === null ? '-' : (v * 100).toFixed(1);
+      }),
+    ]);
+  };
+  add('overall', summary.overall);
+  for (const [k, s] of Object.entries(summary.byK)) add(`k=${k}`, s);
+  for (const [direction, s] of Object.entries(summary.byDirection)) add(direction, s);
+  const header = ['group', 'n', ...COLUMNS.map((c) => c.title)];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n') + '\n';
+}
+
+/** Runs `skill-router eval`; returns the exit status (0 done, 2 failure). */
+export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Promise<number> {
+  let service: SkillService | undefined;
+  try {
+    const parsed = parseEvalArgs(args);
+    if (parsed === 'help') {
+      io.stdout(EVAL_USAGE);
+      return EXIT_OK;
+    }
+    const queries = parseQueries(await readText(path.resolve(io.cwd, parsed.queries), 'queries file'), parsed.queries);
+    if (queries.length === 0) throw new UsageError(`no queries in ${parsed.queries}`);
+    const opts = engineOptions(parsed, io, parsed.library);
+
+    service = await deps.openLibrary(opts);
+    const indexStart = performance.now();
+    const stats = await service.index({ progress: opts.progress });
+    const indexMs = performance.now() - indexStart;
+    if (stats.skills === 0) throw new UsageError(`no skills found in ${parsed.library}`);
+    if (!parsed.quiet) {
+      io.stderr(
+        `eval: ${stats.skills} skills indexed in ${Math.round(indexMs)} ms` +
+          (stats.model ? ` (model ${stats.model})` : stats.denseDisabled ? ` (${stats.denseDisabled})` : '') +
+          '\n',
+      );
+    }
+
+    warnUnknownIds(io, parsed.queries, queries, new Set(service.skills().map((s) => s.id)));
+
+    const rows: ScoredQuery[] = [];
+    const times: number[] = [];
+    const perQuery: string[] = [];
+    let dense: string | null = null;
+    let reranked = false;
+    const step = Math.max(1, Math.ceil(queries.length / 10));
+    for (const [i, q] of queries.entries()) {
+      const start = performance.now();
+      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank });
+      const ms = performance.now() - start;
+      times.push(ms);
+      if ('model' in result.dense) dense = result.dense.model;
+      if (result.candidates.some((c) => c.scores.rerank !== null)) reranked = true;
+      const top = result.candidates.map((c) => c.skillId);
+      const metrics = scoreQuery(top, { required: q.skillIds, alsoOk: q.alsoOk });
+      rows.push({ size: q.skillIds.length, ...(q.direction ? { direction: q.direction } : {}), metrics });
+      if (parsed.perQuery) perQuery.push(JSON.stringify(perQueryRecord(q, top, result.candidates, metrics, ms)));
+      if (!parsed.quiet && ((i + 1) % step === 0 || i + 1 === queries.length)) {
+        io.stderr(`eval: ${i + 1}/${queries.length} queries (${Math.round(((i + 1) / queries.length) * 100)}%)\n`);
+      }
+    }
+
+    if (parsed.perQuery) {
+      try {
+        await writeFile(path.resolve(io.cwd, parsed.perQuery), perQuery.join('\n') + '\n', 'utf8');
+      } catch (err) {
+        throw new UsageError(`cannot write ${parsed.perQuery}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
+
+    const summary = summarize(rows);
+    const timing = {
+      indexMs: round(indexMs, 1),
+      queryMsP50: round(percentile(times, 50), 1),
+      queryMsP95: round(percentile(times, 95), 1),
+    };
+    if (parsed.json) {
+      io.stdout(JSON.stringify(evalJson(summary, { skills: stats.skills, top: parsed.top, dense, rerank: reranked, timing }), null, 2) + '\n');
+    } else {
+      io.stdout(
+        `${summary.n} queries, ${stats.skills} skills, top ${parsed.top}, ` +
+          `dense ${dense ?? 'off'}, rerank ${reranked ? 'on' : 'off'}\n\n`,
+      );
+      io.stdout(formatEvalTable(summary));
+      io.stdout(`\ntiming: index ${timing.indexMs} ms, query p50 ${timing.queryMsP50} ms, p95 ${timing.queryMsP95} ms\n`);
+    }
+    return EXIT_OK;
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof QueryFileError) io.stderr(`skill-router eval: ${err.message}\n`);
+    else {
+      io.stderr(`skill-router eval: ${(err as Error).message ?? String(err)}\n`);
+      if (io.env?.SKILL_ROUTER_DEBUG) io.stderr(`${(err as Error).stack}\n`);
+    }
+    return EXIT_FAILURE;
+  } finally {
+    await service?.dispose().catch(() => undefined);
+  }
+}
+
+interface EvalRunInfo {
+  skills: number;
+  top: number;
+  dense: string | null;
+  rerank: boolean;
+  timing: { indexMs: number; queryMsP50: number; queryMsP95: number };
+}
+
+/**
+ * The documented JSON shape of `eval --json` (docs/cli.md): metrics as fractions 0..1 rounded to
+ * four decimals, groups as in `summarize`.
+ */
+export function evalJson(summary: EvalSummary, info: EvalRunInfo): Record<string, unknown> {
+  const groups = (g: Record<string, MetricSummary>): Record<string, MetricSummary> =>
+    Object.fromEntries(Object.entries(g).map(([key, s]) => [key, roundSummary(s)]));
+  return {
+    n: summary.n,
+    skills: info.skills,
+    top: info.top,
+    dense: info.dense,
+    rerank: info.rerank,
+    overall: roundSummary(summary.overall),
+    byK: groups(summary.byK),
+    byDirection: groups(summary.byDirection),
+    timing: info.timing,
+  };
+}
+
+/** Warns once about labelled ids that the library lacks: those queries can never be answered fully. */
+function warnUnknownIds(io: CliIo, source: string, queries: readonly EvalQuery[], known: ReadonlySet<string>): void {
+  const unknown = new Set<string>();
+  let affected = 0;
+  for (const q of queries) {
+    let missing = false;
+    for (const id of q.skillIds) {
+      if (!known.has(id)) {
+        unknown.add(id);
+        missing = true;
+      }
+    }
+    for (const id of q.alsoOk) if (!known.has(id)) unknown.add(id);
+    if (missing) affected++;
+  }
+  if (unknown.size === 0) return;
+  const examples = [...unknown].slice(0, 3).join(', ');
+  io.stderr(
+    `eval: warning: ${unknown.size} skill id${unknown.size === 1 ? '' : 's'} in ${source} ` +
+      `${unknown.size === 1 ? 'is' : 'are'} not in the library and can never be hit (${examples}` +
+      `${unknown.size > 3 ? ', ...' : ''}); ${affected} quer${affected === 1 ? 'y needs' : 'ies need'} one\n`,
+  );
+}
+
+function perQueryRecord(
+  q: EvalQuery,
+  top: readonly string[],
+  candidates: readonly { skillId: string; scores: { final: number } }[],
+  metrics: QueryMetrics,
+  ms: number,
+): Record<string, unknown> {
+  const ranks: Record<string, number | null> = {};
+  for (const id of [...q.skillIds, ...q.alsoOk]) {
+    const at = top.indexOf(id);
+    ranks[id] = at < 0 ? null : at + 1;
+  }
+  return {
+    id: q.id,
+    line: q.line,
+    direction: q.direction ?? null,
+    k: q.skillIds.length,
+    query: q.query,
+    skill_ids: q.skillIds,
+    also_ok: q.alsoOk,
+    ranks,
+    top: candidates.map((c, i) => ({ rank: i + 1, id: c.skillId, score: round(c.scores.final, 4) })),
+    metrics: roundMetrics(metrics),
+    ms: round(ms, 1),
+  };
+}

@@ -1,0 +1,264 @@
+/**
+ * `skill-router`: route requests over a skill library, index it, validate it, and (in eval.ts and
+ * check.ts) measure it and gate commits on it. Exit codes: 0 ok, 1 findings, 2 failure.
+ */
+import { parseArgs } from 'node:util';
+import * as path from 'node:path';
+import { isProfileId, PROFILES, type ProfileId } from '../core/parse/validate';
+import type { RouteResult, SkillService } from '../core/service';
+import type { Finding } from '../core/types';
+import { openLibrary, type Device, type OpenLibraryOptions } from '../node/library';
+import { runCheck } from './check';
+import { runEval } from './eval';
+import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrLogger, stderrProgress, UsageError, type CliIo } from './io';
+
+export type { CliIo } from './io';
+
+const VERSION = '0.1.0';
+
+const USAGE = `Usage: skill-router <command> [options]
+
+Commands:
+  route "<request>" --library <dir>   Rank the skills of a library for a request
+  index --library <dir>               Build or refresh the index cache
+  validate <dir|SKILL.md>             Check SKILL.md files against the spec and client profiles
+  eval --library <dir> --queries <f>  Routing quality on labelled requests (Hit@1, NDCG, ...)
+  check                               Routing tests and checks for pre-commit and CI
+
+Common options:
+  --library <dir|file.jsonl>   Skill library (default: current folder)
+  --model <dir>                Embedding model folder (default: built-in USE-lite)
+  --no-model                   Lexical routing only
+  --reranker <dir>             Cross-encoder model folder for reranking
+  --cache <dir>                Index cache folder
+  --device cpu|cuda|dml|coreml Where to run models (falls back to cpu)
+  --json                       Machine-readable output
+  -h, --help                   Show help;  --version  Show the version
+
+Exit codes: 0 ok, 1 findings or failed tests, 2 failure.
+`;
+
+/** Options shared by commands that open a library. */
+export const LIBRARY_OPTIONS = {
+  library: { type: 'string' },
+  model: { type: 'string' },
+  'no-model': { type: 'boolean' },
+  reranker: { type: 'string' },
+  cache: { type: 'string' },
+  device: { type: 'string' },
+  threads: { type: 'string' },
+  profile: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+} as const;
+
+export interface LibraryFlags {
+  library?: string;
+  model?: string;
+  'no-model'?: boolean;
+  reranker?: string;
+  cache?: string;
+  device?: string;
+  threads?: string;
+  profile?: string[];
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+export function parseProfiles(values: string[] | undefined): ProfileId[] {
+  const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const p of list) if (!isProfileId(p)) throw new UsageError(`unknown profile "${p}"; use one of ${PROFILES.join(', ')}`);
+  return list.length ? (list as ProfileId[]) : ['spec'];
+}
+
+/** Turns shared flags into `openLibrary` options. */
+export function libraryOptions(flags: LibraryFlags, io: CliIo, root?: string): OpenLibraryOptions {
+  const device = flags.device ?? 'cpu';
+  if (!['cpu', 'cuda', 'dml', 'coreml'].includes(device)) throw new UsageError(`unknown device "${device}"; use cpu, cuda, dml or coreml`);
+  const threads = flags.threads !== undefined ? Number(flags.threads) : undefined;
+  if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError('--threads takes a positive integer');
+  const resolve = (p: string) => path.resolve(io.cwd, p);
+  return {
+    root: resolve(root ?? flags.library ?? '.'),
+    modelDir: flags.model ? resolve(flags.model) : undefined,
+    noModel: flags['no-model'],
+    rerankerDir: flags.reranker ? resolve(flags.reranker) : undefined,
+    cacheDir: flags.cache ? resolve(flags.cache) : undefined,
+    device: device as Device,
+    threads,
+    profiles: parseProfiles(flags.profile),
+    logger: stderrLogger(io, flags.verbose),
+    progress: stderrProgress(io, flags.quiet),
+  };
+}
+
+export interface Deps {
+  openLibrary: (opts: OpenLibraryOptions) => Promise<SkillService>;
+}
+
+const DEFAULT_DEPS: Deps = { openLibrary };
+
+/** Runs the CLI; never throws: errors become a message and exit code 2. */
+export async function main(io: CliIo, deps: Deps = DEFAULT_DEPS): Promise<number> {
+  const [command, ...rest] = io.argv;
+  try {
+    switch (command) {
+      case 'route':
+        return await runRoute(rest, io, deps);
+      case 'index':
+        return await runIndex(rest, io, deps);
+      case 'validate':
+        return await runValidate(rest, io, deps);
+      case 'eval':
+        return await runEval(rest, io, deps);
+      case 'check':
+        return await runCheck(rest, io, deps);
+      case '--version':
+      case '-v':
+        io.stdout(`${VERSION}\n`);
+        return EXIT_OK;
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        io.stdout(USAGE);
+        return command === undefined ? EXIT_FAILURE : EXIT_OK;
+      default:
+        throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`skill-router: ${(err as Error).message}\n`);
+    } else {
+      io.stderr(`skill-router: ${(err as Error).message ?? err}\n`);
+      if (io.env?.SKILL_ROUTER_DEBUG) io.stderr(`${(err as Error).stack}\n`);
+    }
+    return EXIT_FAILURE;
+  }
+}
+
+async function runRoute(args: string[], io: CliIo, deps: Deps): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...LIBRARY_OPTIONS, top: { type: 'string', short: 'k' }, 'no-rerank': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    io.stdout('Usage: skill-router route "<request>" --library <dir> [--top 10] [--no-rerank] [--json]\n');
+    return EXIT_OK;
+  }
+  const query = positionals.join(' ').trim();
+  if (!query) throw new UsageError('route needs a request: skill-router route "<request>" --library <dir>');
+  const k = values.top !== undefined ? Number(values.top) : 10;
+  if (!(Number.isInteger(k) && k > 0)) throw new UsageError('--top takes a positive integer');
+  const service = await deps.openLibrary(libraryOptions(values, io));
+  try {
+    const stats = await service.index();
+    if (stats.skills === 0) {
+      io.stderr(`skill-router: no SKILL.md found under ${service.root}\n`);
+      return EXIT_FAILURE;
+    }
+    if (stats.denseDisabled && !values['no-model']) io.stderr(`note: ${stats.denseDisabled}; routing by words only\n`);
+    const result = await service.route(query, { k, rerank: !values['no-rerank'] });
+    io.stdout(values.json ? `${JSON.stringify(routeJson(result, service.root), null, 2)}\n` : formatRoute(result));
+    return EXIT_OK;
+  } finally {
+    await service.dispose();
+  }
+}
+
+/** The documented, stable JSON shape of `route --json`. */
+export function routeJson(result: RouteResult, root: string) {
+  return {
+    query: result.query,
+    library: root,
+    dense: result.dense,
+    results: result.candidates.map((c) => ({
+      rank: c.rank,
+      id: c.skillId,
+      name: c.name,
+      path: c.path,
+      description: c.description,
+      scores: c.scores,
+      passage: c.passage,
+    })),
+    timings: result.timings,
+  };
+}
+
+const fmt = (n: number | null) => (n === null ? '   -  ' : n.toFixed(3).padStart(6));
+
+function formatRoute(result: RouteResult): string {
+  const lines: string[] = [];
+  if (!result.candidates.length) return 'No skill matches this request.\n';
+  lines.push(' #  final  rerank  fused  dense  lexical  skill');
+  for (const c of result.candidates) {
+    const s = c.scores;
+    lines.push(`${String(c.rank).padStart(2)}  ${fmt(s.final)}  ${fmt(s.rerank)} ${fmt(s.fused)} ${fmt(s.dense)}  ${fmt(s.lexical)}  ${c.name}  (${c.skillId})`);
+    if (c.passage) {
+      const where = c.passage.field === 'body' ? (c.passage.heading ? `§ ${c.passage.heading}` : 'body') : c.passage.field;
+      const text = c.passage.text.length > 140 ? `${c.passage.text.slice(0, 137)}...` : c.passage.text;
+      lines.push(`      ${where}: ${text}`);
+    }
+  }
+  const t = result.timings;
+  lines.push('');
+  lines.push(`${'model' in result.dense ? `model ${result.dense.model}` : result.dense.disabled} · ${t.totalMs.toFixed(1)} ms (embed ${t.embedMs.toFixed(1)}, lexical ${t.lexicalMs.toFixed(1)}, rerank ${t.rerankMs.toFixed(1)})`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function runIndex(args: string[], io: CliIo, deps: Deps): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...LIBRARY_OPTIONS } });
+  const service = await deps.openLibrary(libraryOptions(values, io, positionals[0]));
+  try {
+    const stats = await service.index();
+    for (const f of service.failures()) io.stderr(`${f.path}: ${f.message}\n`);
+    if (values.json) io.stdout(`${JSON.stringify({ library: service.root, ...stats }, null, 2)}\n`);
+    else {
+      io.stdout(`${stats.skills} skills indexed in ${(stats.ms / 1000).toFixed(1)} s (${stats.embedded} embedded, ${stats.cached} from cache, ${stats.failed} unreadable)\n`);
+      io.stdout(stats.model ? `model: ${stats.model}\n` : `${stats.denseDisabled}\n`);
+    }
+    return stats.skills === 0 ? EXIT_FAILURE : EXIT_OK;
+  } finally {
+    await service.dispose();
+  }
+}
+
+async function runValidate(args: string[], io: CliIo, deps: Deps): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...LIBRARY_OPTIONS } });
+  const target = positionals[0] ?? values.library ?? '.';
+  const opts = { ...libraryOptions(values, io, target), noModel: true };
+  opts.progress = stderrProgress(io, true);
+  const service = await deps.openLibrary(opts);
+  try {
+    await service.index();
+    const rows: { path: string; finding: Finding }[] = [];
+    for (const doc of service.skills()) for (const f of doc.findings) rows.push({ path: doc.path, finding: f });
+    const failures = service.failures();
+    const base = path.extname(opts.root) === '.md' ? path.dirname(opts.root) : opts.root;
+    if (values.json) {
+      io.stdout(`${JSON.stringify({
+        library: base,
+        skills: service.skills().length,
+        findings: rows.map((r) => ({ path: r.path, ...r.finding })),
+        unreadable: failures,
+      }, null, 2)}\n`);
+    } else {
+      for (const r of rows) {
+        const f = r.finding;
+        io.stdout(`${r.path}:${f.range.start.line + 1}:${f.range.start.character + 1}: ${f.severity} ${f.code}${f.profile ? ` [${f.profile}]` : ''}: ${f.message}\n`);
+      }
+      for (const f of failures) io.stdout(`${f.path}: error file.unreadable: ${f.message}\n`);
+      const errors = rows.filter((r) => r.finding.severity === 'error').length + failures.length;
+      io.stdout(`${service.skills().length} skills checked: ${errors} errors, ${rows.length - (errors - failures.length)} warnings\n`);
+    }
+    if (service.skills().length === 0 && failures.length === 0) {
+      io.stderr(`skill-router: no SKILL.md found under ${base}\n`);
+      return EXIT_FAILURE;
+    }
+    return rows.some((r) => r.finding.severity !== 'info') || failures.length ? EXIT_FINDINGS : EXIT_OK;
+  } finally {
+    await service.dispose();
+  }
+}

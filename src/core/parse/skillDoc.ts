@@ -1,0 +1,77 @@
+/** Turns the bytes of one SKILL.md into a `SkillDoc`, with a clear reason when it cannot. */
+import type { SkillDoc } from '../service';
+import type { Finding } from '../types';
+import { hasCjk } from '../text/analyze';
+import { contentHash } from '../text/hash';
+import { parseFrontMatter } from './frontMatter';
+import { validateFrontMatter, type ProfileId } from './validate';
+
+/** Files larger than this are not indexed: an agent would load all of it into context. */
+export const MAX_SKILL_BYTES = 1024 * 1024;
+
+export class SkillReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SkillReadError';
+  }
+}
+
+/** Decodes UTF-8; refuses binary and oversized files, flags invalid UTF-8. */
+export function decodeSkillBytes(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+  if (bytes.length > MAX_SKILL_BYTES) {
+    throw new SkillReadError(
+      `SKILL.md is ${(bytes.length / 1048576).toFixed(1)} MB; skills over 1 MB are not indexed ` +
+        '(an agent loads the whole file). Move reference material into separate files.',
+    );
+  }
+  const probe = bytes.subarray(0, 8192);
+  if (probe.includes(0)) throw new SkillReadError('SKILL.md looks like a binary file (it contains NUL bytes); it was not indexed.');
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), invalidUtf8: false };
+  } catch {
+    return { text: new TextDecoder('utf-8').decode(bytes), invalidUtf8: true };
+  }
+}
+
+export interface SkillSource {
+  id: string;
+  path: string;
+  /** The folder name the spec compares `name` with; undefined for folder-less libraries. */
+  folderName?: string;
+}
+
+function stringField(data: Record<string, unknown>, key: string): string {
+  const v = data[key];
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return '';
+}
+
+/** Parses and validates one skill file. Never throws on content. */
+export function parseSkill(source: SkillSource, text: string, profiles: readonly ProfileId[], invalidUtf8 = false): SkillDoc {
+  const fm = parseFrontMatter(text);
+  const findings: Finding[] = validateFrontMatter(fm, source.folderName, profiles);
+  if (invalidUtf8) {
+    findings.push({
+      code: 'file.encoding',
+      severity: 'warning',
+      message: 'SKILL.md is not valid UTF-8; invalid bytes were replaced. Save the file as UTF-8.',
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    });
+  }
+  const name = stringField(fm.data, 'name') || source.folderName || source.id.split('/').pop() || source.id;
+  const description = stringField(fm.data, 'description');
+  return {
+    id: source.id,
+    path: source.path,
+    name,
+    description,
+    body: fm.body,
+    frontMatter: fm.data,
+    keyRanges: fm.keyRanges,
+    bodyStartLine: fm.bodyStartLine,
+    lang: hasCjk(description || fm.body.slice(0, 2000)) ? 'zh' : 'en',
+    hash: contentHash(text),
+    findings,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Skill vectors: several rows per skill (name + description, body passages), searched through
+ * an injected `VectorIndex`, with exact scores for any skill on demand.
+ */
+import type { VectorIndex } from '../types';
+import { contentHash } from '../text/hash';
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+export class DenseStore {
+  private readonly rows = new Map<number, { skill: string; vector: Float32Array }>();
+  private readonly rowsOf = new Map<string, number[]>();
+  private nextRow = 0;
+
+  constructor(readonly index: VectorIndex) {}
+
+  get skillCount(): number {
+    return this.rowsOf.size;
+  }
+
+  has(skill: string): boolean {
+    return this.rowsOf.has(skill);
+  }
+
+  upsert(skill: string, vectors: Float32Array[]): void {
+    this.remove(skill);
+    const ids: number[] = [];
+    for (const v of vectors) {
+      const row = this.nextRow++;
+      this.rows.set(row, { skill, vector: v });
+      this.index.upsert(row, v);
+      ids.push(row);
+    }
+    this.rowsOf.set(skill, ids);
+  }
+
+  remove(skill: string): void {
+    const ids = this.rowsOf.get(skill);
+    if (!ids) return;
+    for (const row of ids) {
+      this.rows.delete(row);
+      this.index.remove(row);
+    }
+    this.rowsOf.delete(skill);
+  }
+
+  /** Best skills by their best row, up to `k` skills. */
+  search(query: Float32Array, k: number): Map<string, number> {
+    const out = new Map<string, number>();
+    if (!this.rows.size) return out;
+    let want = Math.min(this.rows.size, k * 3);
+    for (;;) {
+      for (const hit of this.index.search(query, want)) {
+        const row = this.rows.get(hit.key);
+        if (row && !out.has(row.skill)) out.set(row.skill, hit.score);
+      }
+      if (out.size >= k || want >= this.rows.size) break;
+      want = Math.min(this.rows.size, want * 4);
+      out.clear();
+    }
+    return out;
+  }
+
+  /** Exact best-row cosine and the index of that row for one skill. */
+  score(skill: string, query: Float32Array): { score: number; row: number } | undefined {
+    const ids = this.rowsOf.get(skill);
+    if (!ids) return undefined;
+    let best = -Infinity;
+    let bestRow = 0;
+    ids.forEach((id, i) => {
+      const s = dot(query, this.rows.get(id)!.vector);
+      if (s > best) {
+        best = s;
+        bestRow = i;
+      }
+    });
+    return { score: best, row: bestRow };
+  }
+
+  /** Names the current row set (row ids and the skills they hold) for persisted indexes. */
+  signature(hashOf: (skill: string) => string): string {
+    const parts: string[] = [];
+    for (const [skill, ids] of this.rowsOf) parts.push(`${skill}\t${hashOf(skill)}\t${ids.join(',')}`);
+    parts.sort();
+    return contentHash(parts.join('\n'));
+  }
+
+  /** All vectors of one skill (for duplicate analysis). */
+  vectors(skill: string): Float32Array[] {
+    return (this.rowsOf.get(skill) ?? []).map((id) => this.rows.get(id)!.vector);
+  }
+}
+
+/** Exact cosine search; used below the size where an approximate index pays off. */
+export class BruteForceIndex implements VectorIndex {
+  private readonly vectors = new Map<number, Float32Array>();
+
+  get size(): number {
+    return this.vectors.size;
+  }
+
+  upsert(key: number, vector: Float32Array): void {
+    this.vectors.set(key, vector);
+  }
+
+  remove(key: number): void {
+    this.vectors.delete(key);
+  }
+
+  search(vector: Float32Array, k: number): { key: number; score: number }[] {
+    const hits: { key: number; score: number }[] = [];
+    for (const [key, v] of this.vectors) hits.push({ key, score: dot(vector, v) });
+    hits.sort((a, b) => b.score - a.score);
+    return hits.slice(0, k);
+  }
+}

@@ -1,0 +1,119 @@
+/** Public shape of the routing engine: what the CLI, the language server and the panel call. */
+import type { CancelToken, Finding, ProgressSink, TextRange } from './types';
+
+/** One parsed SKILL.md. */
+export interface SkillDoc {
+  /** Folder path relative to the library root, `/`-separated (e.g. `tools/pdf-extract`). */
+  id: string;
+  /** Path of the SKILL.md relative to the library root, `/`-separated. */
+  path: string;
+  name: string;
+  description: string;
+  /** Markdown body after the front matter. */
+  body: string;
+  /** Front matter as parsed (empty object when missing or malformed). */
+  frontMatter: Record<string, unknown>;
+  /** Ranges of top-level front-matter keys (key and value) for diagnostics. */
+  keyRanges: Record<string, TextRange>;
+  /** Zero-based line where the body starts. */
+  bodyStartLine: number;
+  /** `zh` when the description contains CJK characters, else `en`. */
+  lang: 'en' | 'zh';
+  /** Content hash of the file text; keys cached vectors. */
+  hash: string;
+  /** Parse and validation problems of this file. */
+  findings: Finding[];
+}
+
+export interface StageScores {
+  /** Cosine similarity of the best skill vector (null when no embedder is loaded). */
+  dense: number | null;
+  /** Normalised BM25 score, 0..1 within the query's candidates. */
+  lexical: number;
+  /** Weighted fusion of the normalised stage scores. */
+  fused: number;
+  /** Reranker score (null when reranking is off). */
+  rerank: number | null;
+  /** The score the final order is sorted by. */
+  final: number;
+}
+
+export interface MatchedPassage {
+  field: 'name' | 'description' | 'body';
+  text: string;
+  /** Section heading the passage sits under, if any. */
+  heading?: string;
+  /** Zero-based line of the passage in SKILL.md. */
+  line?: number;
+  /** Query terms found in the passage (for highlighting). */
+  matchedTerms: string[];
+}
+
+export interface RouteCandidate {
+  skillId: string;
+  name: string;
+  path: string;
+  description: string;
+  /** 1-based rank in the final order. */
+  rank: number;
+  scores: StageScores;
+  passage: MatchedPassage | null;
+}
+
+export interface RouteTimings {
+  embedMs: number;
+  denseMs: number;
+  lexicalMs: number;
+  fuseMs: number;
+  rerankMs: number;
+  totalMs: number;
+}
+
+export interface RouteResult {
+  query: string;
+  candidates: RouteCandidate[];
+  timings: RouteTimings;
+  /** Which model produced the dense scores, or why there are none. */
+  dense: { model: string } | { disabled: string };
+}
+
+export interface RouteOptions {
+  k?: number;
+  /** Rerank the top 20 (default true). */
+  rerank?: boolean;
+  token?: CancelToken;
+}
+
+export interface IndexStats {
+  skills: number;
+  /** Skills whose vectors came from the cache. */
+  cached: number;
+  /** Skills (re-)embedded in this call. */
+  embedded: number;
+  /** Files that could not be read or parsed as skills. */
+  failed: number;
+  ms: number;
+  model: string | null;
+  /** Why semantic routing is off, when it is. */
+  denseDisabled?: string;
+}
+
+export interface IndexOptions {
+  token?: CancelToken;
+  progress?: ProgressSink;
+}
+
+/** A skill library opened for routing. Created by `createSkillService` (core) or `openLibrary` (node). */
+export interface SkillService {
+  /** Library root (folder, or a `.jsonl` library file). */
+  readonly root: string;
+  /** Reads, parses and embeds the library; reuses cached vectors. */
+  index(opts?: IndexOptions): Promise<IndexStats>;
+  /** Ranks skills for a request; call `index` first. */
+  route(query: string, opts?: RouteOptions): Promise<RouteResult>;
+  /** Parsed skills of the last `index` call, in id order. */
+  skills(): readonly SkillDoc[];
+  /** Files that were found but could not be read as skills, with the reason. */
+  failures(): readonly { path: string; message: string }[];
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,93 @@
+/**
+ * Text analysis for lexical matching: identifier splitting, English stemming and stop words,
+ * and CJK segmentation (injected; character bigrams when no segmenter is given).
+ */
+import stem from 'wink-porter2-stemmer';
+import { eng as ENGLISH_STOPWORDS } from 'stopword';
+
+/** Splits a run of CJK text into words (e.g. jieba). */
+export type Segmenter = (text: string) => string[];
+
+const STOP = new Set<string>([
+  ...ENGLISH_STOPWORDS,
+  // Request filler that carries no routing signal.
+  'please', 'want', 'need', 'help', 'using', 'use', 'make', 'like', 'also', 'just', 'get', 'can', 'could',
+  'would', 'should', 'will', 'let', 'lets', 'way', 'thing', 'things', 'something', 'etc', 'eg', 'ie',
+  'skill', 'skills',
+]);
+const CJK_STOP = new Set(['的', '了', '和', '是', '在', '我', '有', '一个', '这个', '那个', '我们', '你', '请', '把', '帮', '帮我', '用', '要', '就', '也', '都', '并', '与', '或', '及', '对', '中', '上', '下', '吗', '呢', '吧', '啊', '个', '让', '给', '做']);
+
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+/** Word-ish runs: letters/digits with inner `.`, `_`, `-`, `+`, `#` (node.js, c++, c#, snake_case). */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#'-]*/gu;
+
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+/** A stem for an English word; very short and numeric tokens pass through. */
+export function stemWord(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  return stem(word);
+}
+
+function bigrams(run: string): string[] {
+  if (run.length === 1) return [run];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
+  return out;
+}
+
+/** Splits `parseHTTPResponse`, `snake_case`, `file.ext`, `kebab-case` into parts. */
+export function splitIdentifier(token: string): string[] {
+  return token
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[_.\-'\s]+/)
+    .filter(Boolean);
+}
+
+export interface AnalyzeOptions {
+  segmenter?: Segmenter;
+  /** Keep stop words (for phrase display); default false. */
+  keepStopwords?: boolean;
+}
+
+/**
+ * Terms for BM25: lower-cased stems; compound identifiers add their whole form and their parts;
+ * CJK runs are segmented (and stop words dropped).
+ */
+export function analyze(text: string, opts: AnalyzeOptions = {}): string[] {
+  const out: string[] = [];
+  const cjkRuns = text.match(CJK_RUN) ?? [];
+  for (const run of cjkRuns) {
+    const words = opts.segmenter ? opts.segmenter(run) : bigrams(run);
+    for (const w of words) {
+      const t = w.trim();
+      if (!t || (!opts.keepStopwords && CJK_STOP.has(t))) continue;
+      if (CJK.test(t)) out.push(t);
+    }
+  }
+  const latin = text.replace(CJK_RUN, ' ');
+  for (const m of latin.matchAll(WORD)) {
+    let raw = m[0].replace(/[.'-]+$/, '');
+    if (!raw) continue;
+    const parts = splitIdentifier(raw);
+    const whole = raw.toLowerCase();
+    if (parts.length > 1) {
+      // Keep compounds such as `node.js`, `c++`, `gpt-4o` whole, and index their parts too.
+      out.push(whole.replace(/[.'-]/g, ''));
+      for (const p of parts) pushWord(out, p.toLowerCase(), opts);
+    } else {
+      pushWord(out, whole, opts);
+    }
+  }
+  return out;
+}
+
+function pushWord(out: string[], word: string, opts: AnalyzeOptions): void {
+  if (!opts.keepStopwords && (STOP.has(word) || word.length < 2)) return;
+  if (/^\d+$/.test(word) && word.length > 4) return; // long numbers are ids, not topics
+  out.push(stemWord(word));
+}

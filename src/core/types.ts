@@ -1,0 +1,89 @@
+/**
+ * Shared types of the routing engine. `core` is pure: it gets every capability
+ * (file access, embedder, vector index, reranker, logger) injected.
+ */
+
+/** A zero-based, end-exclusive text range, the same shape as an LSP range. */
+export interface TextRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One problem found in one skill; becomes an LSP diagnostic or a CLI line. */
+export interface Finding {
+  /** Stable code, e.g. `frontmatter.name-mismatch`, `skill.near-duplicate`. */
+  code: string;
+  severity: Severity;
+  message: string;
+  range: TextRange;
+  /** Client profile that raised it (`spec`, `claude-code`, `copilot`, `codex`), if any. */
+  profile?: string;
+  related?: { skillId: string; path: string; range: TextRange; message: string }[];
+}
+
+/** Cancellation signal passed to every async engine call. */
+export interface CancelToken {
+  readonly isCancellationRequested: boolean;
+}
+
+export const NEVER_CANCELLED: CancelToken = { isCancellationRequested: false };
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+export function throwIfCancelled(token: CancelToken | undefined): void {
+  if (token?.isCancellationRequested) throw new CancelledError();
+}
+
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const SILENT_LOGGER: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Progress of long work (indexing, model load): `done` of `total` units. */
+export type ProgressSink = (stage: string, done: number, total: number) => void;
+
+/** Describes a loaded sentence encoder. */
+export interface EmbedderInfo {
+  /** Stable id that keys caches, e.g. `use-lite-en@1`. */
+  id: string;
+  dims: number;
+  /** Tokens the model reads; text past this is ignored by the model. */
+  maxTokens: number;
+}
+
+/** A bi-encoder: texts to unit-length vectors. */
+export interface Embedder {
+  readonly info: EmbedderInfo;
+  /** `kind` lets models with instruction prefixes treat requests and passages differently. */
+  embed(texts: string[], kind: 'query' | 'passage', token?: CancelToken): Promise<Float32Array[]>;
+  dispose?(): Promise<void> | void;
+}
+
+/** A cross-encoder: one relevance logit per (query, passage) pair. */
+export interface CrossEncoder {
+  readonly id: string;
+  score(query: string, passages: string[], token?: CancelToken): Promise<number[]>;
+  dispose?(): Promise<void> | void;
+}
+
+/** Nearest-neighbour search over unit vectors by cosine similarity. */
+export interface VectorIndex {
+  readonly size: number;
+  upsert(key: number, vector: Float32Array): void;
+  remove(key: number): void;
+  /** The `k` nearest keys with cosine similarity, best first. */
+  search(vector: Float32Array, k: number): { key: number; score: number }[];
+  /** Called once rows are in place; `signature` names the row set (to load a persisted graph). */
+  prepare?(signature: string): Promise<void>;
+}

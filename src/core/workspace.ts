@@ -1,0 +1,26 @@
+/** Capabilities `core` needs from its host; the server and the CLI pass their own. */
+
+/** A SKILL.md found in a library. */
+export interface SkillFileRef {
+  /** Folder path relative to the library root, `/`-separated. */
+  id: string;
+  /** SKILL.md path relative to the library root, `/`-separated. */
+  path: string;
+  /** Name of the skill folder (the spec's `name` must equal it); absent for folder-less libraries. */
+  folderName?: string;
+}
+
+export interface SkillWorkspace {
+  /** Every SKILL.md of the library, plus what could not be walked and why. */
+  list(): Promise<{ files: SkillFileRef[]; problems: { path: string; message: string }[] }>;
+  /** Current bytes of one file (an open editor buffer wins over disk). */
+  read(ref: SkillFileRef): Promise<Uint8Array>;
+}
+
+/** Persistent vectors by content key, for one embedding model. */
+export interface VectorCache {
+  get(key: string): Float32Array[] | undefined;
+  set(key: string, vectors: Float32Array[]): void;
+  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
+  flush(keep: Set<string>): Promise<void>;
+}

@@ -1,0 +1,23 @@
+/** Chinese word segmentation with jieba; long words also yield their bigrams for recall. */
+import type { Segmenter } from '../core/text/analyze';
+
+let cached: Segmenter | undefined;
+
+/** Loads jieba's dictionary once (~250 ms) and returns a segmenter. */
+export function jiebaSegmenter(): Segmenter {
+  if (cached) return cached;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Jieba } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+  const jieba = Jieba.withDict(dict);
+  cached = (text: string) => {
+    const out: string[] = [];
+    for (const w of jieba.cut(text, true)) {
+      out.push(w);
+      if (w.length > 2) for (let i = 0; i + 1 < w.length; i++) out.push(w.slice(i, i + 2));
+    }
+    return out;
+  };
+  return cached;
+}

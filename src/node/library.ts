@@ -1,0 +1,131 @@
+/**
+ * Opens a skill library on Node: the file-system (or `.jsonl`) workspace, the default or a
+ * user-supplied model, the vector cache and the HNSW index, behind `createSkillService`.
+ * The CLI and the language server both come through here.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createSkillService, type RoutingSettings } from '../core/route/skillService';
+import type { ProfileId } from '../core/parse/validate';
+import type { SkillService } from '../core/service';
+import type { CrossEncoder, Embedder, Logger, ProgressSink } from '../core/types';
+import { SILENT_LOGGER } from '../core/types';
+import type { SkillWorkspace } from '../core/workspace';
+import { FsWorkspace } from './fsWorkspace';
+import { HnswIndex } from './hnswIndex';
+import { jiebaSegmenter } from './jiebaSegmenter';
+import { JsonlWorkspace } from './jsonlWorkspace';
+import { OnnxCrossEncoder, OnnxEmbedder } from './onnxEmbedder';
+import { FileVectorCache } from './vectorCache';
+
+export type Device = 'cpu' | 'cuda' | 'dml' | 'coreml';
+
+export interface OpenLibraryOptions {
+  /** A folder of skills, one SKILL.md, or a `.jsonl` library file. */
+  root: string;
+  /** Embedding model folder; undefined = the built-in default; null = lexical only. */
+  modelDir?: string | null;
+  /** Cross-encoder folder for reranking; the built-in reranker when absent. */
+  rerankerDir?: string | null;
+  /** Shorthand for `modelDir: null`. */
+  noModel?: boolean;
+  /** Cache folder; defaults to the user cache folder keyed by library path. */
+  cacheDir?: string;
+  device?: Device;
+  threads?: number;
+  profiles?: readonly ProfileId[];
+  settings?: Partial<RoutingSettings>;
+  /** Open editor buffers by absolute path (they win over disk). */
+  overlay?: Map<string, string>;
+  exclude?: string[];
+  logger?: Logger;
+  progress?: ProgressSink;
+}
+
+/** Root of the installed package (holds `models/`). */
+export function packageRoot(): string {
+  // Bundles live in dist/; sources run from src/node in tests.
+  let dir = __dirname;
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'models'))) return dir;
+    dir = path.dirname(dir);
+  }
+  return path.resolve(__dirname, '..');
+}
+
+export function defaultModelDir(): string {
+  return path.join(packageRoot(), 'models', 'use-lite');
+}
+
+/** The user cache folder for one library. */
+export function defaultCacheDir(root: string): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  const key = createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16);
+  return path.join(base, 'skill-router', `${path.basename(path.resolve(root)).replace(/[^\w.-]/g, '_')}-${key}`);
+}
+
+function safeName(id: string): string {
+  return id.replace(/[^\w.@-]+/g, '_');
+}
+
+/** Opens a library; a model that fails to load turns semantic routing off with the reason. */
+export async function openLibrary(opts: OpenLibraryOptions): Promise<SkillService> {
+  const log = opts.logger ?? SILENT_LOGGER;
+  const root = path.resolve(opts.root);
+  const workspace: SkillWorkspace = root.endsWith('.jsonl')
+    ? new JsonlWorkspace(root)
+    : new FsWorkspace(root, { overlay: opts.overlay, exclude: opts.exclude });
+  const cacheRoot = opts.cacheDir ? path.resolve(opts.cacheDir) : defaultCacheDir(root);
+
+  let embedder: Embedder | null = null;
+  let embedderError: string | undefined;
+  const modelDir = opts.noModel ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
+  if (modelDir) {
+    opts.progress?.('load model', 0, 1);
+    try {
+      embedder = await OnnxEmbedder.load(modelDir, { device: opts.device, threads: opts.threads, logger: log });
+    } catch (err) {
+      embedderError = `semantic routing is off: ${(err as Error).message}`;
+      log.warn(embedderError);
+    }
+    opts.progress?.('load model', 1, 1);
+  } else {
+    embedderError = 'semantic routing is off (no model)';
+  }
+  let crossEncoder: CrossEncoder | null = null;
+  if (opts.rerankerDir) {
+    try {
+      crossEncoder = await OnnxCrossEncoder.load(opts.rerankerDir, { device: opts.device, threads: opts.threads, logger: log });
+    } catch (err) {
+      log.warn(`the cross-encoder did not load, using the built-in reranker: ${(err as Error).message}`);
+    }
+  }
+  const modelCache = embedder ? path.join(cacheRoot, safeName(embedder.info.id)) : undefined;
+  const cache = embedder && modelCache ? await FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log) : undefined;
+  let segmenter;
+  try {
+    segmenter = jiebaSegmenter();
+  } catch (err) {
+    log.warn(`Chinese word segmentation is unavailable (${(err as Error).message}); using character pairs`);
+  }
+  return createSkillService({
+    root,
+    workspace,
+    embedder,
+    embedderError,
+    crossEncoder,
+    cache,
+    indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log }),
+    segmenter,
+    profiles: opts.profiles,
+    settings: opts.settings,
+    logger: log,
+  });
+}
+
+/** Removes a library's cache folder. */
+export async function clearCache(root: string, cacheDir?: string): Promise<void> {
+  await fs.rm(cacheDir ?? defaultCacheDir(root), { recursive: true, force: true });
+}

@@ -1,0 +1,84 @@
+import { strict as assert } from 'node:assert';
+import { createSkillService } from '../../src/core/route/skillService';
+import type { VectorCache } from '../../src/core/workspace';
+import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+
+function library() {
+  return new Map<string, string | Uint8Array>([
+    ['pdf-extract/SKILL.md', skill('pdf-extract', 'Extract text and tables from PDF files, including scanned invoices.', '# Usage\nRun OCR on scanned pages.')],
+    ['docx-edit/SKILL.md', skill('docx-edit', 'Create and edit Word documents with tracked changes.')],
+    ['k8s-deploy/SKILL.md', skill('k8s-deploy', 'Deploy services to a Kubernetes cluster with Helm charts.', '## Rollback\nUse helm rollback.')],
+    ['broken/SKILL.md', '---\nname: [\n---\nbody'],
+    ['binary/SKILL.md', new Uint8Array([0x2d, 0x2d, 0x2d, 0, 1, 2])],
+  ]);
+}
+
+class MemoryCache implements VectorCache {
+  map = new Map<string, Float32Array[]>();
+  flushes = 0;
+  get(k: string) { return this.map.get(k); }
+  set(k: string, v: Float32Array[]) { this.map.set(k, v); }
+  async flush(keep: Set<string>) {
+    this.flushes++;
+    for (const k of [...this.map.keys()]) if (!keep.has(k)) this.map.delete(k);
+  }
+}
+
+describe('createSkillService', () => {
+  it('indexes, keeps bad files out with a reason, and routes with stage scores', async () => {
+    const embedder = new FakeEmbedder();
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder });
+    const stats = await svc.index();
+    assert.equal(stats.skills, 4, 'the malformed skill is still indexed');
+    assert.equal(stats.failed, 1);
+    assert.match(svc.failures()[0].message, /binary/);
+    const broken = svc.skills().find((s) => s.id === 'broken')!;
+    assert.equal(broken.findings[0].code, 'frontmatter.invalid-yaml');
+
+    const r = await svc.route('pull the tables out of a scanned PDF invoice', { k: 3 });
+    assert.equal(r.candidates[0].skillId, 'pdf-extract');
+    const c = r.candidates[0];
+    assert.ok(c.scores.dense !== null && c.scores.rerank !== null);
+    assert.equal(c.scores.final, c.scores.rerank);
+    assert.ok(c.passage && c.passage.matchedTerms.length > 0);
+    assert.deepEqual(r.candidates.map((x) => x.rank), r.candidates.map((_, i) => i + 1));
+    assert.deepEqual(r.dense, { model: 'fake@1' });
+  });
+
+  it('routes by words alone without an embedder and says why', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: null, embedderError: 'model missing' });
+    const stats = await svc.index();
+    assert.equal(stats.denseDisabled, 'model missing');
+    const r = await svc.route('helm rollback on kubernetes', { rerank: false });
+    assert.equal(r.candidates[0].skillId, 'k8s-deploy');
+    assert.equal(r.candidates[0].scores.dense, null);
+    assert.equal(r.candidates[0].scores.rerank, null);
+    assert.deepEqual(r.dense, { disabled: 'model missing' });
+  });
+
+  it('re-embeds only changed skills and reuses the cache across instances', async () => {
+    const files = library();
+    const cache = new MemoryCache();
+    const e1 = new FakeEmbedder();
+    await createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: e1, cache }).index();
+    assert.ok(e1.texts > 0);
+    const e2 = new FakeEmbedder();
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: e2, cache });
+    const warm = await svc.index();
+    assert.equal(e2.texts, 0, 'a warm open embeds nothing');
+    assert.equal(warm.cached, 4);
+    files.set('docx-edit/SKILL.md', skill('docx-edit', 'Edit Word documents and convert them to PDF.'));
+    files.delete('k8s-deploy/SKILL.md');
+    const again = await svc.index();
+    assert.equal(again.embedded, 1);
+    assert.equal(again.skills, 3);
+    assert.equal(cache.map.size, 3, 'stale cache entries are dropped');
+    const r = await svc.route('kubernetes helm', { k: 5 });
+    assert.ok(!r.candidates.some((c) => c.skillId === 'k8s-deploy'));
+  });
+
+  it('honours cancellation', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
+    await assert.rejects(svc.index({ token: { isCancellationRequested: true } }), /cancelled/);
+  });
+});
