@@ -58,4 +58,8 @@ if (tests.length) {
     external: [...external, 'mocha'],
   }));
 }
+if (process.argv.includes('--bench')) {
+  const benches = readdirSync('bench').filter((f) => f.endsWith('.ts')).map((f) => join('bench', f));
+  builds.push(esbuild.build({ ...common, entryPoints: benches, outdir: 'out/bench' }));
+}
 await Promise.all(builds);

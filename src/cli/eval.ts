@@ -273,7 +273,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     const step = Math.max(1, Math.ceil(queries.length / 10));
     for (const [i, q] of queries.entries()) {
       const start = performance.now();
-      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank });
+      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, passages: false });
       const ms = performance.now() - start;
       times.push(ms);
       if ('model' in result.dense) dense = result.dense.model;
@@ -368,11 +368,12 @@ function warnUnknownIds(io: CliIo, source: string, queries: readonly EvalQuery[]
     if (missing) affected++;
   }
   if (unknown.size === 0) return;
-  const examples = [...unknown].slice(0, 3).join(', ');
+  const examples = [...unknown].slice(0, 3).join(', ') + (unknown.size > 3 ? ', ...' : '');
+  const many = unknown.size !== 1;
   io.stderr(
-    `eval: warning: ${unknown.size} skill id${unknown.size === 1 ? '' : 's'} in ${source} ` +
-      `${unknown.size === 1 ? 'is' : 'are'} not in the library and can never be hit (${examples}` +
-      `${unknown.size > 3 ? ', ...' : ''}); ${affected} quer${affected === 1 ? 'y needs' : 'ies need'} one\n`,
+    `eval: warning: ${unknown.size} skill id${many ? 's' : ''} in ${source} ${many ? 'are' : 'is'} not in the ` +
+      `library and can never be hit (${examples}); ` +
+      (affected ? `${affected} quer${affected === 1 ? 'y requires' : 'ies require'} one\n` : 'they are all also_ok alternatives\n'),
   );
 }
 

@@ -81,6 +81,8 @@ export interface RouteOptions {
   k?: number;
   /** Rerank the top 20 (default true). */
   rerank?: boolean;
+  /** Find the best-matching passage of each result (default true; eval turns it off). */
+  passages?: boolean;
   token?: CancelToken;
 }
 

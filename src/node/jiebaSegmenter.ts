@@ -11,12 +11,18 @@ export function jiebaSegmenter(): Segmenter {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
   const jieba = Jieba.withDict(dict);
+  const memo = new Map<string, string[]>();
   cached = (text: string) => {
+    const hit = memo.get(text);
+    if (hit) return hit;
     const out: string[] = [];
     for (const w of jieba.cut(text, true)) {
       out.push(w);
       if (w.length > 2) for (let i = 0; i + 1 < w.length; i++) out.push(w.slice(i, i + 2));
     }
+    // Runs repeat across skills and queries; bounded so odd input cannot grow it forever.
+    if (memo.size > 200_000) memo.clear();
+    memo.set(text, out);
     return out;
   };
   return cached;

@@ -17,7 +17,8 @@ import { FsWorkspace } from './fsWorkspace';
 import { HnswIndex } from './hnswIndex';
 import { jiebaSegmenter } from './jiebaSegmenter';
 import { JsonlWorkspace } from './jsonlWorkspace';
-import { OnnxCrossEncoder, OnnxEmbedder } from './onnxEmbedder';
+import { OnnxCrossEncoder } from './onnxCrossEncoder';
+import { OnnxEmbedder } from './onnxEmbedder';
 import { FileVectorCache } from './vectorCache';
 
 export type Device = 'cpu' | 'cuda' | 'dml' | 'coreml';

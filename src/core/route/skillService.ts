@@ -70,8 +70,11 @@ interface Entry {
   passages: Passage[];
 }
 
-const EMBED_BATCH = 16;
+// Large chunks let the embedder sort texts by length across skills, so batches pad little.
+const EMBED_BATCH = 256;
 const READ_CONCURRENCY = 16;
+/** Passages scanned for the best match of a result; long bodies rarely match past these. */
+const MAX_PASSAGES_SCANNED = 40;
 
 /** Creates the engine over injected capabilities. */
 export function createSkillService(init: SkillServiceInit): SkillService {
@@ -333,7 +336,7 @@ class Engine implements SkillService {
           rerank: c.rerank,
           final: c.rerank ?? c.fused,
         },
-        passage: bestPassage(entry, queryTerms, denseRow.get(c.id), seg),
+        passage: opts.passages === false ? null : bestPassage(entry, queryTerms, denseRow.get(c.id), seg),
       };
     });
     timings.totalMs = performance.now() - t0;
@@ -396,18 +399,19 @@ function sigmoid(x: number): number {
 /** The passage that best explains the match: most query terms, the dense winner as tie-break. */
 function bestPassage(entry: Entry, queryTerms: Set<string>, denseRow: number | undefined, seg?: Segmenter): MatchedPassage | null {
   const { doc, passages } = entry;
-  const options: (MatchedPassage & { score: number })[] = [];
-  const consider = (field: MatchedPassage['field'], text: string, heading?: string, line?: number, bonus = 0) => {
+  let best: { field: MatchedPassage['field']; text: string; heading?: string; line?: number; score: number } | undefined;
+  const consider = (field: MatchedPassage['field'], text: string, heading: string | undefined, line: number | undefined, bonus: number) => {
     if (!text) return;
-    const hits = new Set(analyze(text, { segmenter: seg }).filter((t) => queryTerms.has(t)));
-    options.push({ field, text, heading, line, matchedTerms: matchedWords(text, queryTerms, seg), score: hits.size + bonus });
+    let hits = 0;
+    for (const t of new Set(analyze(text, { segmenter: seg }))) if (queryTerms.has(t)) hits++;
+    const score = hits + bonus;
+    if (!best || score > best.score) best = { field, text, heading, line, score };
   };
   consider('description', doc.description, undefined, doc.keyRanges.description?.start.line, denseRow === 0 ? 0.5 : 0);
-  passages.forEach((p, i) => consider('body', p.text, p.heading || undefined, doc.bodyStartLine + p.line, denseRow === i + 1 ? 0.5 : 0));
-  if (!options.length) return null;
-  options.sort((a, b) => b.score - a.score);
-  const { score: _score, ...best } = options[0];
-  return best;
+  passages.slice(0, MAX_PASSAGES_SCANNED).forEach((p, i) => consider('body', p.text, p.heading || undefined, doc.bodyStartLine + p.line, denseRow === i + 1 ? 0.5 : 0));
+  if (!best) return null;
+  const { score: _score, ...chosen } = best;
+  return { ...chosen, matchedTerms: matchedWords(chosen.text, queryTerms, seg) };
 }
 
 /** Surface words of `text` whose analysed form is a query term (for highlighting). */

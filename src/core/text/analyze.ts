@@ -26,10 +26,19 @@ export function hasCjk(text: string): boolean {
   return CJK.test(text);
 }
 
-/** A stem for an English word; very short and numeric tokens pass through. */
+const stemCache = new Map<string, string>();
+
+/** A stem for an English word; very short and numeric tokens pass through. Memoised. */
 export function stemWord(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
-  return stem(word);
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    // Bounded: a library's vocabulary is well under this; junk tokens must not grow it forever.
+    if (stemCache.size > 500_000) stemCache.clear();
+    s = stem(word);
+    stemCache.set(word, s);
+  }
+  return s;
 }
 
 function bigrams(run: string): string[] {
@@ -70,18 +79,36 @@ export function analyze(text: string, opts: AnalyzeOptions = {}): string[] {
     }
   }
   const latin = text.replace(CJK_RUN, ' ');
+  const cache = opts.keepStopwords ? undefined : tokenCache;
   for (const m of latin.matchAll(WORD)) {
-    let raw = m[0].replace(/[.'-]+$/, '');
-    if (!raw) continue;
-    const parts = splitIdentifier(raw);
-    const whole = raw.toLowerCase();
-    if (parts.length > 1) {
-      // Keep compounds such as `node.js`, `c++`, `gpt-4o` whole, and index their parts too.
-      out.push(whole.replace(/[.'-]/g, ''));
-      for (const p of parts) pushWord(out, p.toLowerCase(), opts);
-    } else {
-      pushWord(out, whole, opts);
+    const raw = m[0];
+    let terms = cache?.get(raw);
+    if (terms === undefined) {
+      terms = analyzeToken(raw, opts);
+      if (cache) {
+        if (cache.size > 500_000) cache.clear();
+        cache.set(raw, terms);
+      }
     }
+    for (const t of terms) out.push(t);
+  }
+  return out;
+}
+
+const tokenCache = new Map<string, string[]>();
+
+function analyzeToken(token: string, opts: AnalyzeOptions): string[] {
+  const out: string[] = [];
+  const raw = token.replace(/[.'-]+$/, '');
+  if (!raw) return out;
+  const parts = splitIdentifier(raw);
+  const whole = raw.toLowerCase();
+  if (parts.length > 1) {
+    // Keep compounds such as `node.js`, `c++`, `gpt-4o` whole, and index their parts too.
+    out.push(whole.replace(/[.'-]/g, ''));
+    for (const p of parts) pushWord(out, p.toLowerCase(), opts);
+  } else {
+    pushWord(out, whole, opts);
   }
   return out;
 }

@@ -70,7 +70,8 @@ export class OnnxGraph {
     this.inputs.push(valueInfo(name, elemType, dims));
   }
 
-  output(name: string, elemType: number, dims: Dim[]): void {
+  /** Declares a graph output; without `dims` its shape is left to the runtime. */
+  output(name: string, elemType: number, dims?: Dim[]): void {
     this.outputs.push(valueInfo(name, elemType, dims));
   }
 
@@ -116,14 +117,7 @@ function attr(name: string, value: AttrValue): onnx.IAttributeProto {
   return { name, type: T.TENSOR, t: value.tensor };
 }
 
-function valueInfo(name: string, elemType: number, dims: Dim[]): onnx.IValueInfoProto {
-  return {
-    name,
-    type: {
-      tensorType: {
-        elemType,
-        shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
-      },
-    },
-  };
+function valueInfo(name: string, elemType: number, dims?: Dim[]): onnx.IValueInfoProto {
+  const shape = dims && { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) };
+  return { name, type: { tensorType: { elemType, shape } } };
 }

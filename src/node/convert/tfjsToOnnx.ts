@@ -48,9 +48,9 @@ class Converter {
 
   /** The ONNX value for a TF tensor reference, converting its producer first if needed. */
   value(ref: string): string {
-    const bound = this.bind[ref];
-    if (bound !== undefined) return bound;
     const [name, index] = parseRef(ref);
+    const bound = this.bind[outputName(name, index)];
+    if (bound !== undefined) return bound;
     this.convert(name);
     return outputName(name, index);
   }
@@ -196,12 +196,15 @@ const HANDLERS: Record<string, Handler> = {
   Tanh: simple('Tanh', 1),
   Relu: simple('Relu', 1),
   Shape: simple('Shape', 1),
-  Reshape: simple('Reshape', 2),
   GatherNd: simple('GatherND', 2),
   Range: simple('Range', 3),
   BiasAdd: (c, n) => {
     requireNhwc(n);
     c.g.node('Add', [c.in(n, 0), c.in(n, 1)], [c.out(n)], {}, n.name);
+  },
+  Reshape: (c, n) => {
+    // In TF a 0 in the target shape is an empty axis; ONNX reads it as "copy" unless allowzero.
+    c.g.node('Reshape', [c.in(n, 0), c.in(n, 1)], [c.out(n)], { allowzero: 1 }, n.name);
   },
   Square: (c, n) => {
     const x = c.in(n, 0);
