@@ -7,6 +7,7 @@
  * as text, JSON, SARIF 2.1.0 or JUnit XML. Exit 0 clean, 1 failed tests or error findings
  * (warnings too with --strict), 2 tool failure.
  */
+import { pairFindingsFor } from '../core/analysis/findings';
 import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -999,8 +1000,10 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     }
 
     // Findings of the skills (all, or the changed ones and cross-skill findings touching them).
+    const pairs = service.pairFindings();
+    const byId = new Map(skills.map((d) => [d.id, d]));
     for (const doc of skills) {
-      for (const f of doc.findings) {
+      for (const f of [...doc.findings, ...pairFindingsFor(doc, pairs, (id) => byId.get(id))]) {
         if (changedIds) {
           const touches = changedIds.has(doc.id) || (f.code.startsWith('skill.') && (f.related ?? []).some((r) => changedIds!.has(r.skillId)));
           if (!touches) continue;

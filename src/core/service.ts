@@ -105,6 +105,8 @@ export interface IndexOptions {
   progress?: ProgressSink;
 }
 
+import type { PairFinding } from './analysis/types';
+
 /** A skill library opened for routing. Created by `createSkillService` (core) or `openLibrary` (node). */
 export interface SkillService {
   /** Library root (folder, or a `.jsonl` library file). */
@@ -115,6 +117,11 @@ export interface SkillService {
   route(query: string, opts?: RouteOptions): Promise<RouteResult>;
   /** Parsed skills of the last `index` call, in id order. */
   skills(): readonly SkillDoc[];
+  /**
+   * Near-duplicate and conflict findings between skills of the last `index` call; only those
+   * involving `skillId` when given.
+   */
+  pairFindings(skillId?: string): PairFinding[];
   /** Files that were found but could not be read as skills, with the reason. */
   failures(): readonly { path: string; message: string }[];
   dispose(): Promise<void>;

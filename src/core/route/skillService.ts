@@ -22,6 +22,8 @@ import { SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
 import { builtinRerank } from './rerank';
+import { DEFAULT_DUPLICATES, findNearDuplicates, type DuplicateOptions } from '../analysis/duplicates';
+import type { PairFinding } from '../analysis/types';
 
 /** Bump when what gets embedded per skill changes, so cached vectors are not reused. */
 export const EMBED_LAYOUT_VERSION = 1;
@@ -60,6 +62,7 @@ export interface SkillServiceInit {
   segmenter?: Segmenter;
   profiles?: readonly ProfileId[];
   settings?: Partial<RoutingSettings>;
+  duplicates?: Partial<DuplicateOptions>;
   logger?: Logger;
   /** Called when the service is disposed (close sessions, files). */
   onDispose?: () => Promise<void> | void;
@@ -110,6 +113,21 @@ class Engine implements SkillService {
 
   failures(): readonly { path: string; message: string }[] {
     return this.failed;
+  }
+
+  pairFindings(skillId?: string): PairFinding[] {
+    const terms = new Map<string, Set<string>>();
+    const termsOf = (id: string) => {
+      let t = terms.get(id);
+      if (!t) {
+        const doc = this.entries.get(id)?.doc;
+        t = new Set(doc ? analyze(`${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`, { segmenter: this.init.segmenter }) : []);
+        terms.set(id, t);
+      }
+      return t;
+    };
+    const vectorOf = (id: string) => this.dense?.vectors(id)[0];
+    return findNearDuplicates(this.sorted, vectorOf, termsOf, { ...DEFAULT_DUPLICATES, ...this.init.duplicates }, skillId);
   }
 
   async index(opts: IndexOptions = {}): Promise<IndexStats> {
