@@ -5,7 +5,7 @@ import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
 const files = () => new Map<string, string | Uint8Array>([
   ['a/pdf-text/SKILL.md', skill('pdf-text', 'Extract text and tables from PDF files and scanned invoices.')],
-  ['b/pdf-reader/SKILL.md', skill('pdf-reader', 'Extract text and tables from PDF files and scanned invoices quickly.')],
+  ['b/pdf-reader/SKILL.md', skill('pdf-reader', 'Extract text and tables from PDF files and scanned invoices.')],
   ['c/k8s/SKILL.md', skill('k8s', 'Deploy services to Kubernetes with Helm.')],
 ]);
 
