@@ -25,6 +25,8 @@ const common = {
 const entries = {
   'dist/cli.js': 'src/cli/main.ts',
   'dist/buildModels.js': 'src/node/buildModels.ts',
+  'dist/server.js': 'src/server/main.ts',
+  'dist/extension.js': 'src/client/extension.ts',
 };
 
 function listTests(dir) {
@@ -46,7 +48,18 @@ for (const [outfile, entry] of Object.entries(entries)) {
   }
   builds.push(esbuild.build({ ...common, entryPoints: [entry], outfile }));
 }
-const tests = ['test/unit', 'test/adapters', 'test/cli', 'test/server']
+// The query panel's script runs in the webview (a browser page), not in Node.
+builds.push(esbuild.build({
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  entryPoints: ['src/webview/panel.ts'],
+  outfile: 'dist/webview/panel.js',
+}));
+const tests = ['test/unit', 'test/adapters', 'test/cli', 'test/server', 'test/dom', 'test/package']
   .filter((d) => { try { return statSync(d).isDirectory(); } catch { return false; } })
   .flatMap(listTests);
 if (tests.length) {
@@ -55,7 +68,7 @@ if (tests.length) {
     entryPoints: tests,
     outdir: 'out',
     outbase: '.',
-    external: [...external, 'mocha'],
+    external: [...external, 'mocha', 'playwright-core'],
   }));
 }
 if (process.argv.includes('--bench')) {

@@ -11,7 +11,7 @@ for (let i = 0; i < args.length; i++) {
   if (args[i] === '--grep') grep = args[++i];
   else dirs.push(args[i]);
 }
-const roots = (dirs.length ? dirs : ['unit', 'adapters', 'cli', 'server']).map((d) => join('out/test', d));
+const roots = (dirs.length ? dirs : ['unit', 'adapters', 'cli', 'server', 'dom', 'package']).map((d) => join('out/test', d));
 
 function list(dir) {
   if (!existsSync(dir)) return [];

@@ -80,7 +80,9 @@ function parseStructured(text: string, file: string): unknown {
     return loadYaml(text, { schema: CORE_SCHEMA, filename: file });
   } catch (err) {
     if (err instanceof YAMLException) {
-      throw new UsageError(`${file}:${err.mark.line + 1}:${err.mark.column + 1}: ${err.reason}`);
+      // Some errors (several documents in one file) carry no position.
+      const at = err.mark ? `:${err.mark.line + 1}:${err.mark.column + 1}` : '';
+      throw new UsageError(`${file}${at}: ${err.reason}`);
     }
     throw err;
   }

@@ -31,6 +31,7 @@ export interface LibraryDeps {
 export const ENGINE_OPTIONS = {
   model: { type: 'string' },
   'no-model': { type: 'boolean' },
+  'no-bridge': { type: 'boolean' },
   reranker: { type: 'string' },
   cache: { type: 'string' },
   device: { type: 'string' },
@@ -43,6 +44,7 @@ export const ENGINE_OPTIONS = {
 export interface EngineFlags {
   model?: string | false;
   'no-model'?: boolean;
+  'no-bridge'?: boolean;
   reranker?: string;
   cache?: string;
   device?: string;
@@ -79,6 +81,7 @@ export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base 
     progress: stderrProgress(io, flags.quiet),
   };
   if (flags['no-model'] || flags.model === false) opts.noModel = true;
+  if (flags['no-bridge']) opts.noBridge = true;
   else if (flags.model) opts.modelDir = path.resolve(base, flags.model);
   if (flags.reranker) opts.rerankerDir = path.resolve(io.cwd, flags.reranker);
   if (flags.cache) opts.cacheDir = path.resolve(io.cwd, flags.cache);
@@ -123,9 +126,11 @@ Options:
   --library <path>     skill folder, or a .jsonl library ({"id","text"} lines)
   --queries <file>     labelled queries: {"id","query","skill_ids","also_ok","k","direction"} lines
   --top <n>            candidates ranked per query (default 20)
-  --no-rerank          skip the reranking stage
+  --no-rerank          skip the reranking stage (and set selection)
+  --no-set             rerank, but keep the reranker's order (no set selection)
   --model <dir>        embedding model folder (default: the built-in model)
   --no-model           lexical retrieval only
+  --no-bridge          no Chinese-English bridge (CC-CEDICT) between requests and skills
   --reranker <dir>     cross-encoder folder for reranking
   --cache <dir>        index cache folder
   --device <name>      cpu, cuda, dml or coreml;  --threads <n>
@@ -142,6 +147,8 @@ interface EvalArgs extends EngineFlags {
   queries: string;
   top: number;
   rerank: boolean;
+  /** Order the leading places as a compatible set (default: with rerank). */
+  select: boolean;
   json: boolean;
   perQuery?: string;
 }
@@ -159,6 +166,7 @@ function parseEvalArgs(args: string[]): EvalArgs | 'help' {
           queries: { type: 'string' },
           top: { type: 'string' },
           'no-rerank': { type: 'boolean' },
+          'no-set': { type: 'boolean' },
           json: { type: 'boolean' },
           'per-query': { type: 'string' },
           help: { type: 'boolean', short: 'h' },
@@ -176,6 +184,7 @@ function parseEvalArgs(args: string[]): EvalArgs | 'help' {
     queries: values.queries,
     top: positiveInt(values.top, '--top', 20),
     rerank: !values['no-rerank'],
+    select: !values['no-rerank'] && !values['no-set'],
     json: values.json ?? false,
     perQuery: values['per-query'],
   };
@@ -273,7 +282,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     const step = Math.max(1, Math.ceil(queries.length / 10));
     for (const [i, q] of queries.entries()) {
       const start = performance.now();
-      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, passages: false });
+      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, select: parsed.select, passages: false });
       const ms = performance.now() - start;
       times.push(ms);
       if ('model' in result.dense) dense = result.dense.model;

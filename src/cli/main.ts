@@ -160,6 +160,7 @@ async function runRoute(args: string[], io: CliIo, deps: Deps): Promise<number> 
       return EXIT_FAILURE;
     }
     if (stats.denseDisabled && !values['no-model']) io.stderr(`note: ${stats.denseDisabled}; routing by words only\n`);
+    if (stats.failed) io.stderr(`note: ${stats.failed} ${stats.failed === 1 ? 'entry was' : 'entries were'} left out (unreadable, too large, binary or a link loop); \`skill-router validate\` lists them\n`);
     const result = await service.route(query, { k, rerank: !values['no-rerank'] });
     io.stdout(values.json ? `${JSON.stringify(routeJson(result, service.root), null, 2)}\n` : formatRoute(result));
     return EXIT_OK;

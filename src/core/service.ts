@@ -32,6 +32,13 @@ export interface StageScores {
   lexical: number;
   /** Weighted fusion of the normalised stage scores. */
   fused: number;
+  /**
+   * The dense score min-max normalised within the query's candidates, as it entered the fusion
+   * (`fused = lexicalWeight * lexical + (1 - lexicalWeight) * denseNorm`). Absent without an embedder.
+   */
+  denseNorm?: number;
+  /** Share of the lexical score in `fused` for this request (1 without an embedder). */
+  lexicalWeight?: number;
   /** Reranker score (null when reranking is off). */
   rerank: number | null;
   /** The score the final order is sorted by. */
@@ -75,12 +82,35 @@ export interface RouteResult {
   timings: RouteTimings;
   /** Which model produced the dense scores, or why there are none. */
   dense: { model: string } | { disabled: string };
+  /** The reranker that ordered the candidates (absent when reranking was off). */
+  reranker?: string;
+  /**
+   * The skills chosen to serve the request together: the first `size` candidates. Absent when
+   * set selection is off or nothing matched.
+   */
+  set?: RouteSet;
+}
+
+/** The compatible set of a routed request, and the partners set aside for a SKIP conflict. */
+export interface RouteSet {
+  /** Skill ids of the set, in rank order (`candidates.slice(0, size)`). */
+  ids: string[];
+  /** Estimated number of skills the request needs (1 to 3). */
+  size: number;
+  /**
+   * Candidates that scored into the leading places but conflict with a kept skill: redundant with
+   * it, or for another language ecosystem or platform than the top skill. They follow the leading
+   * places in `candidates`.
+   */
+  rejected: { id: string; partnerId: string; reason: SkipReason; evidence: string }[];
 }
 
 export interface RouteOptions {
   k?: number;
   /** Rerank the top 20 (default true). */
   rerank?: boolean;
+  /** Order the leading places as a compatible set and report it in `set` (default true). */
+  select?: boolean;
   /** Find the best-matching passage of each result (default true; eval turns it off). */
   passages?: boolean;
   token?: CancelToken;
@@ -105,7 +135,9 @@ export interface IndexOptions {
   progress?: ProgressSink;
 }
 
-import type { PairFinding } from './analysis/types';
+import type { PairFinding, SkipReason } from './analysis/types';
+import type { SetJudgement } from './analysis/conflicts';
+import type { SkillFileRef } from './workspace';
 
 /** A skill library opened for routing. Created by `createSkillService` (core) or `openLibrary` (node). */
 export interface SkillService {
@@ -122,7 +154,27 @@ export interface SkillService {
    * involving `skillId` when given.
    */
   pairFindings(skillId?: string): PairFinding[];
+  /**
+   * Whether one request could need all of `ids` together, judged from the skills' own text: the
+   * predicted SKIP reason of the set (null when compatible) and the verdict of each pair. Unknown
+   * ids are left out.
+   */
+  judgeSet?(ids: readonly string[]): SetJudgement;
   /** Files that were found but could not be read as skills, with the reason. */
   failures(): readonly { path: string; message: string }[];
   dispose(): Promise<void>;
+}
+
+/** A library kept current one file at a time, as the language server needs it. */
+export interface LiveSkillService extends SkillService {
+  /**
+   * Re-reads one skill from `bytes` (null: the file is gone) and updates the lexical and dense
+   * indexes for it alone. Returns the parsed skill, or null when it was removed. Bytes that cannot
+   * be a skill (binary, over 1 MB) remove it, list it in `failures()` and throw `SkillReadError`.
+   */
+  updateFile(ref: SkillFileRef, bytes: Uint8Array | null, opts?: { token?: CancelToken }): Promise<SkillDoc | null>;
+  /** One skill of the current index by id. */
+  skill(id: string): SkillDoc | undefined;
+  /** Writes vectors embedded by `updateFile` to the vector cache (`index` writes its own). */
+  flushCache(): Promise<void>;
 }

@@ -60,6 +60,11 @@ export interface EmbedderInfo {
   dims: number;
   /** Tokens the model reads; text past this is ignored by the model. */
   maxTokens: number;
+  /**
+   * Languages the model reads (ISO 639-1). Without `zh`, Chinese text reaches it as its English
+   * bridge; absent means English only.
+   */
+  languages?: readonly string[];
 }
 
 /** A bi-encoder: texts to unit-length vectors. */

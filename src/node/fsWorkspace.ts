@@ -21,6 +21,21 @@ export function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
+/**
+ * The skill an absolute file path is, as `list()` would name it under `root`; undefined for
+ * files that are not a SKILL.md inside `root` or that sit in a skipped folder.
+ */
+export function skillRefFor(root: string, file: string, exclude: readonly string[] = []): SkillFileRef | undefined {
+  const rel = path.relative(path.resolve(root), path.resolve(file));
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const parts = rel.split(path.sep);
+  if (parts[parts.length - 1] !== SKILL_FILE) return undefined;
+  const dirs = parts.slice(0, -1);
+  if (dirs.some((d) => SKIP_DIRS.has(d) || exclude.includes(d))) return undefined;
+  const id = dirs.join('/') || '.';
+  return { id, path: parts.join('/'), folderName: dirs.length ? dirs[dirs.length - 1] : path.basename(path.resolve(root)) };
+}
+
 export class FsWorkspace implements SkillWorkspace {
   readonly root: string;
   private readonly skip: Set<string>;
@@ -43,7 +58,10 @@ export class FsWorkspace implements SkillWorkspace {
       const dir = path.dirname(this.root);
       return { files: [{ id: path.basename(dir), path: path.basename(this.root), folderName: path.basename(dir) }], problems };
     }
-    const walk = async (dir: string, rel: string): Promise<void> => {
+    // Symlinked folders wait until the real tree is walked, then go one at a time in path order:
+    // a folder is listed under its own path, not under whichever link to it resolved first.
+    const links: { child: string; rel: string; parentReal: string }[] = [];
+    const walk = async (dir: string, rel: string, parentReal?: string): Promise<void> => {
       let real: string;
       try {
         real = await fs.realpath(dir);
@@ -51,16 +69,22 @@ export class FsWorkspace implements SkillWorkspace {
         problems.push({ path: rel || '.', message: `cannot resolve folder: ${(err as Error).message}` });
         return;
       }
-      if (visited.has(real)) {
-        problems.push({ path: rel || '.', message: 'symbolic link loop: this folder was already visited; not followed again' });
-        return;
+      if (parentReal !== undefined) {
+        // A link to a folder that contains it is a loop, inside the library or above it (`/`, `~`).
+        const up = path.relative(real, parentReal);
+        if (!up.startsWith('..') && !path.isAbsolute(up)) {
+          problems.push({ path: rel || '.', message: 'symbolic link loop: it points to a folder that contains it; not followed' });
+          return;
+        }
       }
+      // A second way into a folder already listed is not a problem.
+      if (visited.has(real)) return;
       visited.add(real);
       let entries: import('node:fs').Dirent[];
       try {
         entries = await fs.readdir(dir, { withFileTypes: true });
       } catch (err) {
-        problems.push({ path: rel || '.', message: `cannot read folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+        problems.push({ path: rel || '.', message: `cannot read folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check its permissions` });
         return;
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -71,12 +95,16 @@ export class FsWorkspace implements SkillWorkspace {
         let isDir = e.isDirectory();
         let isFile = e.isFile();
         if (e.isSymbolicLink()) {
-          const st = await fs.stat(child).catch(() => null);
-          if (!st) {
-            problems.push({ path: childRel, message: 'broken symbolic link' });
+          const st = await fs.stat(child).catch((err: NodeJS.ErrnoException) => err);
+          if (st instanceof Error) {
+            const loop = (st as NodeJS.ErrnoException).code === 'ELOOP';
+            problems.push({ path: childRel, message: loop ? 'symbolic link loop: the link leads back to itself' : 'broken symbolic link' });
             continue;
           }
-          isDir = st.isDirectory();
+          if (st.isDirectory()) {
+            if (!this.skip.has(e.name)) links.push({ child, rel: childRel, parentReal: real });
+            continue;
+          }
           isFile = st.isFile();
         }
         if (isDir) {
@@ -89,7 +117,12 @@ export class FsWorkspace implements SkillWorkspace {
       await Promise.all(subdirs);
     };
     await walk(this.root, '');
+    while (links.length) {
+      const batch = links.splice(0).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+      for (const link of batch) await walk(link.child, link.rel, link.parentReal);
+    }
     files.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    problems.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { files, problems };
   }
 
@@ -97,14 +130,17 @@ export class FsWorkspace implements SkillWorkspace {
     const abs = path.join(this.root, ...ref.path.split('/'));
     const open = this.opts.overlay?.get(abs);
     if (open !== undefined) return new TextEncoder().encode(open);
-    const st = await fs.stat(abs);
+    const unreadable = (err: NodeJS.ErrnoException) => {
+      throw new Error(`cannot read SKILL.md (${err.code ?? err.message}); check that it exists and that you may read it`);
+    };
+    const st = await fs.stat(abs).catch(unreadable);
     if (st.size > MAX_SKILL_BYTES) {
       throw new Error(
         `SKILL.md is ${(st.size / 1048576).toFixed(1)} MB; skills over 1 MB are not indexed ` +
           '(an agent loads the whole file). Move reference material into separate files.',
       );
     }
-    return fs.readFile(abs);
+    return fs.readFile(abs).catch(unreadable);
   }
 
   /** Absolute path of a skill file. */

@@ -3,7 +3,8 @@
  * The HNSW graph is persisted in the cache folder under a signature of its rows, so a warm
  * reopen of a large library loads it instead of rebuilding.
  */
-import { promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import type { Logger, VectorIndex } from '../core/types';
@@ -25,6 +26,8 @@ export class HnswIndex implements VectorIndex {
   private readonly exact = new BruteForceIndex();
   private readonly vectors = new Map<number, Float32Array>();
   private hnsw: HierarchicalNSW | null = null;
+  /** Keys marked deleted in the graph; hnswlib updates such a label only once it is unmarked. */
+  private readonly deleted = new Set<number>();
   private readonly exactBelow: number;
   private readonly log: Logger;
 
@@ -46,6 +49,7 @@ export class HnswIndex implements VectorIndex {
     this.vectors.set(key, vector);
     this.exact.upsert(key, vector);
     if (this.hnsw) {
+      if (this.deleted.delete(key)) this.hnsw.unmarkDelete(key);
       if (this.hnsw.getCurrentCount() >= this.hnsw.getMaxElements()) this.hnsw.resizeIndex(Math.ceil(this.hnsw.getMaxElements() * 1.5) + 16);
       this.hnsw.addPoint(Array.from(vector), key);
     }
@@ -57,6 +61,7 @@ export class HnswIndex implements VectorIndex {
     if (this.hnsw) {
       try {
         this.hnsw.markDelete(key);
+        this.deleted.add(key);
       } catch {
         // already gone from the graph
       }
@@ -83,6 +88,9 @@ export class HnswIndex implements VectorIndex {
     if (file) {
       try {
         await fs.access(file);
+        // hnswlib trusts the file: flipped bytes load silently and crash the process at search.
+        const expected = (await fs.readFile(`${file}.sha256`, 'utf8').catch(() => '')).trim();
+        if (expected !== (await sha256Of(file))) throw new Error('its checksum does not match');
         const g = this.createGraph();
         await g.readIndex(file, true);
         if (g.getCurrentCount() === this.vectors.size) {
@@ -91,20 +99,30 @@ export class HnswIndex implements VectorIndex {
         }
         this.log.warn(`HNSW cache ${file} does not match the library; rebuilding it`);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`HNSW cache unreadable (${(err as Error).message}); rebuilding it`);
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`HNSW cache ${file} is unreadable (${(err as Error).message}); rebuilding it`);
       }
     }
     this.buildGraph();
     if (file && this.hnsw) {
-      const g: HierarchicalNSW = this.hnsw;
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      await g.writeIndex(tmp);
-      await fs.rename(tmp, file);
-      for (const old of await fs.readdir(path.dirname(file))) {
-        if (old.startsWith('hnsw-') && old.endsWith('.bin') && path.join(path.dirname(file), old) !== file) {
-          await fs.rm(path.join(path.dirname(file), old), { force: true });
-        }
+      await this.save(this.hnsw, file).catch((err) =>
+        this.log.warn(`could not save the HNSW graph to ${file} (${(err as Error).message}); it is rebuilt on the next start`),
+      );
+    }
+  }
+
+  /** Writes the graph and its checksum, then drops graphs of other signatures. */
+  private async save(g: HierarchicalNSW, file: string): Promise<void> {
+    const dir = path.dirname(file);
+    await fs.mkdir(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await g.writeIndex(tmp);
+    const sum = await sha256Of(tmp);
+    await fs.rename(tmp, file);
+    await fs.writeFile(`${file}.sha256`, `${sum}\n`);
+    const keep = new Set([path.basename(file), `${path.basename(file)}.sha256`]);
+    for (const old of await fs.readdir(dir)) {
+      if (old.startsWith('hnsw-') && (old.endsWith('.bin') || old.endsWith('.bin.sha256')) && !keep.has(old)) {
+        await fs.rm(path.join(dir, old), { force: true });
       }
     }
   }
@@ -121,4 +139,10 @@ export class HnswIndex implements VectorIndex {
     for (const [key, v] of this.vectors) g.addPoint(Array.from(v), key);
     this.hnsw = g;
   }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }

@@ -11,7 +11,11 @@ export class JsonlWorkspace implements SkillWorkspace {
   constructor(readonly file: string) {}
 
   async list(): Promise<{ files: SkillFileRef[]; problems: { path: string; message: string }[] }> {
-    const raw = await fs.readFile(this.file, 'utf8');
+    const raw = (
+      await fs.readFile(this.file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read library file ${this.file}: ${err.code ?? err.message}`);
+      })
+    ).replace(/^\uFEFF/, '');
     const files: SkillFileRef[] = [];
     const problems: { path: string; message: string }[] = [];
     this.texts.clear();
@@ -25,8 +29,16 @@ export class JsonlWorkspace implements SkillWorkspace {
         problems.push({ path: where, message: `not valid JSON: ${(err as Error).message}` });
         return;
       }
+      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+        problems.push({ path: where, message: 'each line must be a JSON object with "id" and "text"' });
+        return;
+      }
       if (typeof obj.id !== 'string' || !obj.id) {
         problems.push({ path: where, message: 'each line needs a string "id"' });
+        return;
+      }
+      if (this.texts.has(obj.id)) {
+        problems.push({ path: where, message: `duplicate id "${obj.id}": an earlier line has it; this line was skipped` });
         return;
       }
       let name: string;

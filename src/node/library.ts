@@ -9,13 +9,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createSkillService, type RoutingSettings } from '../core/route/skillService';
 import type { ProfileId } from '../core/parse/validate';
-import type { SkillService } from '../core/service';
+import type { LiveSkillService } from '../core/service';
+import type { DuplicateOptions } from '../core/analysis/duplicates';
+import type { ListReranker } from '../core/route/rerank';
 import type { CrossEncoder, Embedder, Logger, ProgressSink } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
 import type { SkillWorkspace } from '../core/workspace';
 import { FsWorkspace } from './fsWorkspace';
 import { HnswIndex } from './hnswIndex';
 import { jiebaSegmenter } from './jiebaSegmenter';
+import { cedictDictionary } from './cedictDictionary';
+import type { BilingualDictionary } from '../core/text/translator';
 import { JsonlWorkspace } from './jsonlWorkspace';
 import { OnnxCrossEncoder } from './onnxCrossEncoder';
 import { OnnxEmbedder } from './onnxEmbedder';
@@ -38,9 +42,17 @@ export interface OpenLibraryOptions {
   threads?: number;
   profiles?: readonly ProfileId[];
   settings?: Partial<RoutingSettings>;
+  /** Turns the Chinese-English bridge (CC-CEDICT) off. */
+  noBridge?: boolean;
+  /** Near-duplicate thresholds (the engine's defaults when absent). */
+  duplicates?: Partial<DuplicateOptions>;
+  /** Replaces the rerank stage (the reranker training script records features through it). */
+  reranker?: ListReranker;
   /** Open editor buffers by absolute path (they win over disk). */
   overlay?: Map<string, string>;
   exclude?: string[];
+  /** Vector rows from which an HNSW graph replaces exact search (default 20,000). */
+  exactSearchBelow?: number;
   logger?: Logger;
   progress?: ProgressSink;
 }
@@ -72,7 +84,7 @@ function safeName(id: string): string {
 }
 
 /** Opens a library; a model that fails to load turns semantic routing off with the reason. */
-export async function openLibrary(opts: OpenLibraryOptions): Promise<SkillService> {
+export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillService> {
   const log = opts.logger ?? SILENT_LOGGER;
   const root = path.resolve(opts.root);
   const workspace: SkillWorkspace = root.endsWith('.jsonl')
@@ -105,6 +117,14 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<SkillServic
   }
   const modelCache = embedder ? path.join(cacheRoot, safeName(embedder.info.id)) : undefined;
   const cache = embedder && modelCache ? await FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log) : undefined;
+  let dictionary: BilingualDictionary | null = null;
+  if (!opts.noBridge) {
+    try {
+      dictionary = cedictDictionary();
+    } catch (err) {
+      log.warn(`the Chinese-English bridge is off: ${(err as Error).message}`);
+    }
+  }
   let segmenter;
   try {
     segmenter = jiebaSegmenter();
@@ -118,10 +138,13 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<SkillServic
     embedderError,
     crossEncoder,
     cache,
-    indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log }),
+    indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log, exactBelow: opts.exactSearchBelow }),
     segmenter,
+    dictionary,
     profiles: opts.profiles,
     settings: opts.settings,
+    duplicates: opts.duplicates,
+    reranker: opts.reranker,
     logger: log,
   });
 }

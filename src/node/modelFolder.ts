@@ -168,6 +168,7 @@ function validateManifest(raw: unknown, file: string, fix: string): ModelManifes
   optional('normalize', (v) => typeof v === 'boolean', 'true or false');
   optional('collapseWhitespace', (v) => typeof v === 'boolean', 'true or false');
   optional('queryPrefix', isString, 'a string');
+  optional('languages', (v) => Array.isArray(v) && v.length > 0 && v.every((x) => isString(x) && /^[a-z]{2,3}$/.test(x)), 'a list of language codes such as ["en", "zh"]');
   optional('passagePrefix', isString, 'a string');
   optional('output', (v) => isString(v) && v !== '', 'a graph output name');
   optional('padTokenId', (v) => isCount(v, 0), 'a non-negative integer');

@@ -30,6 +30,12 @@ export interface ModelManifest {
   output?: string;
   /** Padding id (default from tokenizer.json's padding, else 0). */
   padTokenId?: number;
+  /**
+   * Languages the model reads, e.g. `["en"]` or `["en", "zh"]` for multilingual models (e5,
+   * bge-m3). A model that does not list `zh` gets Chinese requests and skills as their English
+   * bridge (CC-CEDICT); one that does reads them as written. Default `["en"]`.
+   */
+  languages?: string[];
   /** Collapse whitespace runs to one space before tokenizing (USE-lite maps "\n" to unknown). */
   collapseWhitespace?: boolean;
   /** sha256 (hex) of files in the folder, checked at load. */

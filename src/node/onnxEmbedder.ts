@@ -43,7 +43,7 @@ export class OnnxEmbedder implements Embedder {
         throw new ModelLoadError(`dims is ${manifest.dims}, but the model outputs ${dims}-dimensional vectors.`, manifestFile, `Set \`dims\` to ${dims}.`);
       }
       model.logger.info(`${manifest.id}: loaded from ${model.folder} (${dims} dims, ${manifest.maxTokens} tokens, ${manifest.pooling} pooling)`);
-      return new OnnxEmbedder(model, { id: manifest.id, dims, maxTokens: manifest.maxTokens });
+      return new OnnxEmbedder(model, { id: manifest.id, dims, maxTokens: manifest.maxTokens, ...(manifest.languages ? { languages: manifest.languages } : {}) });
     } catch (err) {
       await model.dispose();
       throw err;

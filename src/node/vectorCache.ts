@@ -48,7 +48,14 @@ export class FileVectorCache implements VectorCache {
       const hlen = buf.readUInt32LE(MAGIC.length);
       const hstart = MAGIC.length + 4;
       if (hstart + hlen > buf.length) throw new Error('truncated header');
-      const header = JSON.parse(buf.subarray(hstart, hstart + hlen).toString('utf8')) as Header;
+      let header: Header;
+      try {
+        header = JSON.parse(buf.subarray(hstart, hstart + hlen).toString('utf8')) as Header;
+      } catch {
+        throw new Error('header is not JSON'); // the parser's message would quote the damaged bytes
+      }
+      const isEntry = (e: unknown) => Array.isArray(e) && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] >= 0;
+      if (!Array.isArray(header?.entries) || !header.entries.every(isEntry)) throw new Error('bad header');
       if (header.model !== this.model || header.dims !== this.dims) {
         this.log.info(`vector cache was built with ${header.model}; re-embedding with ${this.model}`);
         this.dirty = true;
@@ -60,6 +67,8 @@ export class FileVectorCache implements VectorCache {
       // Copy into an aligned buffer once; rows are views into it.
       const data = new Float32Array(rows * this.dims);
       new Uint8Array(data.buffer).set(buf.subarray(dataStart));
+      // A flipped exponent bit makes NaN or Infinity, which would poison every score it touches.
+      for (let i = 0; i < data.length; i++) if (!Number.isFinite(data[i])) throw new Error('non-finite values');
       let offset = 0;
       for (const [key, r] of header.entries) {
         const vecs: Float32Array[] = [];

@@ -55,7 +55,7 @@ describe('HnswIndex', () => {
       const a = new HnswIndex(d, { exactBelow: 1000, dir });
       data.forEach((v, i) => a.upsert(i, v));
       await a.prepare('sig1');
-      assert.deepEqual(readdirSync(dir), ['hnsw-sig1.bin']);
+      assert.deepEqual(readdirSync(dir).sort(), ['hnsw-sig1.bin', 'hnsw-sig1.bin.sha256']);
       const b = new HnswIndex(d, { exactBelow: 1000, dir });
       data.forEach((v, i) => b.upsert(i, v));
       await b.prepare('sig1');
@@ -64,7 +64,7 @@ describe('HnswIndex', () => {
       const c = new HnswIndex(d, { exactBelow: 1000, dir });
       data.forEach((v, i) => c.upsert(i, v));
       await c.prepare('sig2');
-      assert.deepEqual(readdirSync(dir), ['hnsw-sig2.bin'], 'the stale graph is replaced');
+      assert.deepEqual(readdirSync(dir).sort(), ['hnsw-sig2.bin', 'hnsw-sig2.bin.sha256'], 'the stale graph is replaced');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -30,7 +30,8 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 /**
  * Finds near-duplicate pairs among `docs` (only pairs involving `focus` when given).
  * `vectorOf` gives a skill's name + description vector (undefined without a model);
- * `termsOf` its description terms.
+ * `termsOf` its description terms; `candidates` (pairs with `a` < `b`), when given, limits a
+ * library-wide scan to those pairs.
  */
 export function findNearDuplicates(
   docs: readonly SkillDoc[],
@@ -38,14 +39,24 @@ export function findNearDuplicates(
   termsOf: (id: string) => Set<string>,
   opts: DuplicateOptions = DEFAULT_DUPLICATES,
   focus?: string,
+  candidates?: readonly (readonly [string, string])[],
 ): PairFinding[] {
   const out: PairFinding[] = [];
   const list = focus ? docs.filter((d) => d.id === focus) : docs;
+  // Without a focus, candidate pairs (nearest neighbours) replace the all-pairs scan.
+  const partners = new Map<string, SkillDoc[]>();
+  if (candidates && !focus) {
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    for (const [x, y] of candidates) {
+      const other = byId.get(y);
+      if (other) partners.set(x, [...(partners.get(x) ?? []), other]);
+    }
+  }
   for (let i = 0; i < list.length; i++) {
     const a = list[i];
     const va = vectorOf(a.id);
     const ta = termsOf(a.id);
-    for (const b of docs) {
+    for (const b of candidates && !focus ? (partners.get(a.id) ?? []) : docs) {
       if (b.id === a.id || (!focus && b.id <= a.id)) continue;
       const vb = vectorOf(b.id);
       let similarity: number;

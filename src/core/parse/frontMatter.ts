@@ -1,6 +1,7 @@
 /**
- * The one place that parses SKILL.md front matter. gray-matter would `eval` `---js` front
- * matter and cache results globally without options; here both are switched off.
+ * The one place that parses SKILL.md front matter. It finds the block itself and hands it to
+ * gray-matter's YAML engine (js-yaml's safe loader) or JSON.parse; any other language after `---`
+ * (gray-matter would `eval` `---js`) is refused, never run, and nothing is cached between calls.
  */
 import matter from 'gray-matter';
 import type { TextRange } from '../types';
@@ -22,19 +23,30 @@ export interface FrontMatterResult {
   error?: { message: string; range: TextRange };
 }
 
-function refuse(language: string): never {
-  throw new Error(`front matter in ${language} is not supported; use YAML`);
-}
+const yamlEngine = (matter as unknown as { engines: { yaml: { parse(block: string): unknown } } }).engines.yaml;
 
-const OPTIONS = {
-  // Passing options also keeps gray-matter from using its global cache.
-  engines: {
-    js: { parse: () => refuse('JavaScript'), stringify: () => refuse('JavaScript') },
-    javascript: { parse: () => refuse('JavaScript'), stringify: () => refuse('JavaScript') },
-    coffee: { parse: () => refuse('CoffeeScript'), stringify: () => refuse('CoffeeScript') },
-    coffeescript: { parse: () => refuse('CoffeeScript'), stringify: () => refuse('CoffeeScript') },
-  },
-} as unknown as Parameters<typeof matter>[1];
+/** Parsers by the language named after the opening `---` (case-insensitive); none runs code. */
+const ENGINES = new Map<string, (block: string) => unknown>([
+  ['', (block) => yamlEngine.parse(block)],
+  ['yaml', (block) => yamlEngine.parse(block)],
+  ['yml', (block) => yamlEngine.parse(block)],
+  ['json', (block) => JSON.parse(block)],
+]);
+
+const LANGUAGE_NAMES = new Map([['js', 'JavaScript'], ['javascript', 'JavaScript'], ['coffee', 'CoffeeScript'], ['coffeescript', 'CoffeeScript'], ['cson', 'CoffeeScript']]);
+
+/**
+ * Parses the lines between the delimiters. gray-matter itself is not given the file: its check
+ * for an empty block takes time quadratic in blank lines (30 s for 60,000), and the leading
+ * newline it keeps shifts js-yaml's error lines by one. A block of blanks and comments is empty.
+ */
+function parseBlock(language: string, block: string): unknown {
+  if (block.split('\n').every((line) => /^\s*(#.*)?$/.test(line))) return {};
+  const lang = language.toLowerCase();
+  const engine = ENGINES.get(lang);
+  if (!engine) throw new Error(`front matter in ${LANGUAGE_NAMES.get(lang) ?? `"${language}"`} is not supported; use YAML`);
+  return engine(block);
+}
 
 const lineRange = (line: number, start: number, end: number): TextRange => ({
   start: { line, character: start },
@@ -58,7 +70,8 @@ export function parseFrontMatter(text: string): FrontMatterResult {
     keyRanges: {},
     blockRange: lineRange(0, 0, lines[0]?.length ?? 0),
   };
-  if (!/^---[a-zA-Z]*\s*$/.test(lines[0] ?? '')) return empty;
+  const opener = /^---([a-zA-Z]*)\s*$/.exec(lines[0] ?? '');
+  if (!opener) return empty;
   let close = -1;
   for (let i = 1; i < lines.length; i++) {
     if (/^(---|\.\.\.)\s*$/.test(lines[i])) {
@@ -78,7 +91,7 @@ export function parseFrontMatter(text: string): FrontMatterResult {
   const keyRanges = scanKeyRanges(lines, close);
   let data: unknown;
   try {
-    data = matter(source, OPTIONS).data;
+    data = parseBlock(opener[1], lines.slice(1, close).join('\n'));
   } catch (err) {
     return {
       data: {},
@@ -106,7 +119,8 @@ export function parseFrontMatter(text: string): FrontMatterResult {
 
 /** Top-level `key:` lines; a value runs until the next top-level key or the closing line. */
 function scanKeyRanges(lines: string[], close: number): Record<string, TextRange> {
-  const ranges: Record<string, TextRange> = {};
+  // No prototype: keys such as `constructor` or `__proto__` must not find inherited members.
+  const ranges: Record<string, TextRange> = Object.create(null);
   let current: string | undefined;
   for (let i = 1; i < close; i++) {
     const m = /^([A-Za-z0-9_][\w.-]*|"[^"]*"|'[^']*')\s*:(\s|$)/.exec(lines[i]);
@@ -126,7 +140,8 @@ function scanKeyRanges(lines: string[], close: number): Record<string, TextRange
 function yamlError(err: unknown, lines: string[], close: number): { message: string; range: TextRange } {
   const e = err as { message?: string; reason?: string; mark?: { line?: number; column?: number } };
   const raw = e.reason ?? e.message ?? String(err);
-  const reason = raw.split('\n')[0];
+  // Deep nesting overflows js-yaml's recursion; say so rather than quote the engine.
+  const reason = err instanceof RangeError ? 'it is nested too deeply' : raw.split('\n')[0];
   // js-yaml marks count from the first line after the opening delimiter.
   const line = e.mark?.line !== undefined ? Math.min(e.mark.line + 1, close) : 0;
   const text = lines[line] ?? '';

@@ -75,7 +75,7 @@ interface Ctx {
 }
 
 function add(ctx: Ctx, code: string, severity: Severity, message: string, key?: string, profile?: ProfileId): void {
-  const range: TextRange = (key && ctx.fm.keyRanges[key]) || ctx.fm.blockRange;
+  const range: TextRange = (key && Object.hasOwn(ctx.fm.keyRanges, key) && ctx.fm.keyRanges[key]) || ctx.fm.blockRange;
   ctx.findings.push({ code, severity, message, range, ...(profile && profile !== 'spec' ? { profile } : {}) });
 }
 

@@ -81,6 +81,11 @@ export class DenseStore {
     return { score: best, row: bestRow };
   }
 
+  /** Cosine of every row of one skill, in the order its vectors were given. */
+  cosines(skill: string, query: Float32Array): number[] | undefined {
+    return this.rowsOf.get(skill)?.map((id) => dot(query, this.rows.get(id)!.vector));
+  }
+
   /** Names the current row set (row ids and the skills they hold) for persisted indexes. */
   signature(hashOf: (skill: string) => string): string {
     const parts: string[] = [];

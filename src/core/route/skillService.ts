@@ -10,29 +10,48 @@ import type {
   MatchedPassage,
   RouteCandidate,
   RouteOptions,
+  LiveSkillService,
   RouteResult,
   SkillDoc,
-  SkillService,
 } from '../service';
-import { analyze, type Segmenter } from '../text/analyze';
-import { cleanMarkdown, headings, splitPassages, type Passage } from '../text/passages';
+import { analyze, hasCjk, type Segmenter } from '../text/analyze';
+import { splitPassages, type Passage } from '../text/passages';
 import { LexicalIndex, type Bm25Params } from '../index/lexicalIndex';
-import type { CrossEncoder, Embedder, Logger, VectorIndex } from '../types';
+import { Translator, type BilingualDictionary } from '../text/translator';
+import {
+  DEFAULT_FIRST_STAGE,
+  aggregateRows,
+  bestRow,
+  bridgeQuery,
+  denseQueryText,
+  descriptionRows,
+  embedTexts,
+  expandByFeedback,
+  fuse,
+  lexicalFields,
+  queryTerms as weightedQueryTerms,
+  type FirstStageSettings,
+  type TextContext,
+} from './firstStage';
+import type { CancelToken, CrossEncoder, Embedder, Logger, VectorIndex } from '../types';
 import { SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
-import { builtinRerank } from './rerank';
+import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, orderBy, type ListReranker } from './rerank';
+import { FieldCache, listFeatures, type ListFeatures, type RerankRequest } from './rerankFeatures';
+import { DEFAULT_SET, selectSet, type SetOptions, type SetSelection } from './setSelection';
+import { candidatePairs, DEFAULT_CONFLICT, findConflicts, judgeSet, SkillProfiles, type ConflictOptions, type SetJudgement } from '../analysis/conflicts';
 import { DEFAULT_DUPLICATES, findNearDuplicates, type DuplicateOptions } from '../analysis/duplicates';
 import type { PairFinding } from '../analysis/types';
 
-/** Bump when what gets embedded per skill changes, so cached vectors are not reused. */
-export const EMBED_LAYOUT_VERSION = 1;
+/**
+ * Bump when what gets embedded per skill changes, so cached vectors are not reused.
+ * 2: URLs dropped from embedded text; Chinese skills get a bridged-English row.
+ */
+export const EMBED_LAYOUT_VERSION = 2;
 
-export interface RoutingSettings {
-  /** Body passages embedded per skill besides name + description. */
-  bodyPassages: number;
-  /** Weight of the normalised lexical score in the fusion (dense gets 1 - this). */
-  lexicalWeight: number;
+/** Routing settings: the first stage's (see firstStage.ts) plus pool and rerank sizes. */
+export interface RoutingSettings extends FirstStageSettings {
   /** Candidates taken from each first stage before fusion. */
   poolSize: number;
   /** Candidates the reranker sees. */
@@ -41,8 +60,7 @@ export interface RoutingSettings {
 }
 
 export const DEFAULT_ROUTING: RoutingSettings = {
-  bodyPassages: 1,
-  lexicalWeight: 0.6,
+  ...DEFAULT_FIRST_STAGE,
   poolSize: 100,
   rerankDepth: 20,
 };
@@ -60,9 +78,23 @@ export interface SkillServiceInit {
   /** Makes the vector index; exact search when absent. */
   indexFactory?: (dims: number) => VectorIndex;
   segmenter?: Segmenter;
+  /**
+   * Chinese → English dictionary for the cross-language bridge (e.g. CC-CEDICT); without one,
+   * Chinese requests match only Chinese text and the encoder sees Chinese as unknown tokens.
+   */
+  dictionary?: BilingualDictionary | null;
   profiles?: readonly ProfileId[];
   settings?: Partial<RoutingSettings>;
   duplicates?: Partial<DuplicateOptions>;
+  /** SKIP-conflict thresholds (see analysis/conflicts.ts). */
+  conflicts?: Partial<ConflictOptions>;
+  /**
+   * The rerank stage; default: `crossEncoder` when given, else the built-in learned reranker.
+   * (Training injects a recorder here.)
+   */
+  reranker?: ListReranker;
+  /** Set-selection thresholds (see setSelection.ts). */
+  set?: Partial<SetOptions>;
   logger?: Logger;
   /** Called when the service is disposed (close sessions, files). */
   onDispose?: () => Promise<void> | void;
@@ -71,26 +103,31 @@ export interface SkillServiceInit {
 interface Entry {
   doc: SkillDoc;
   passages: Passage[];
+  /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */
+  feedback: string[];
 }
 
 // Large chunks let the embedder sort texts by length across skills, so batches pad little.
 const EMBED_BATCH = 256;
 const READ_CONCURRENCY = 16;
+/** Nearest neighbours per skill checked for near-duplicates and conflicts in a library-wide scan. */
+const PAIR_NEIGHBOURS = 30;
 /** Passages scanned for the best match of a result; long bodies rarely match past these. */
 const MAX_PASSAGES_SCANNED = 40;
 
 /** Creates the engine over injected capabilities. */
-export function createSkillService(init: SkillServiceInit): SkillService {
+export function createSkillService(init: SkillServiceInit): LiveSkillService {
   return new Engine(init);
 }
 
-class Engine implements SkillService {
+class Engine implements LiveSkillService {
   readonly root: string;
   private readonly settings: RoutingSettings;
   private readonly log: Logger;
   private readonly profiles: readonly ProfileId[];
   private readonly entries = new Map<string, Entry>();
   private readonly lexical: LexicalIndex;
+  private readonly text: TextContext;
   private dense: DenseStore | null = null;
   private failed: { path: string; message: string }[] = [];
   private sorted: SkillDoc[] = [];
@@ -101,6 +138,11 @@ class Engine implements SkillService {
     this.log = init.logger ?? SILENT_LOGGER;
     this.profiles = init.profiles ?? ['spec'];
     this.lexical = new LexicalIndex(this.settings.bm25);
+    this.text = {
+      segmenter: init.segmenter,
+      translator: init.dictionary ? new Translator(init.dictionary) : null,
+      encoderReadsChinese: init.embedder?.info.languages?.includes('zh') ?? false,
+    };
     if (init.embedder) {
       const dims = init.embedder.info.dims;
       this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex());
@@ -127,7 +169,66 @@ class Engine implements SkillService {
       return t;
     };
     const vectorOf = (id: string) => this.dense?.vectors(id)[0];
-    return findNearDuplicates(this.sorted, vectorOf, termsOf, { ...DEFAULT_DUPLICATES, ...this.init.duplicates }, skillId);
+    const profiles = this.skillProfiles();
+    // A library-wide scan looks at each skill's nearest neighbours (and copies), not all pairs.
+    const dense = this.dense;
+    const neighbours = dense?.skillCount
+      ? (id: string, k: number) => {
+          const v = vectorOf(id);
+          return v ? [...dense.search(v, k + 1).keys()] : profiles.lexicalNeighbours(id, k);
+        }
+      : undefined;
+    const candidates = skillId ? undefined : candidatePairs(profiles, PAIR_NEIGHBOURS, neighbours);
+    // Twins for two stacks or platforms are not interchangeable: they are reported as conflicts.
+    const duplicates = findNearDuplicates(this.sorted, vectorOf, termsOf, { ...DEFAULT_DUPLICATES, ...this.init.duplicates }, skillId, candidates).filter(
+      (p) => !this.judgeSet([p.a, p.b]).pairs[0]?.family,
+    );
+    const reported = new Set(duplicates.map((p) => `${p.a}\n${p.b}`));
+    return [...duplicates, ...findConflicts(profiles, this.conflictOptions, skillId, reported, candidates)];
+  }
+
+  judgeSet(ids: readonly string[]): SetJudgement {
+    const profiles = this.skillProfiles();
+    return judgeSet(ids.flatMap((id) => profiles.get(id) ?? []), this.conflictOptions);
+  }
+
+  private get conflictOptions(): ConflictOptions {
+    return { ...DEFAULT_CONFLICT, ...this.init.conflicts };
+  }
+
+  /** Per-skill compatibility profiles, rebuilt when the skill list changes. */
+  private skillProfiles(): SkillProfiles {
+    if (this.compat?.docs !== this.sorted) {
+      const seg = this.init.segmenter;
+      const profiles = new SkillProfiles(this.sorted, (text) => analyze(text, { segmenter: seg }), (id) => this.dense?.vectors(id)[0]);
+      this.fieldCache.prune(new Set(this.entries.keys()));
+      this.compat = { docs: this.sorted, profiles };
+    }
+    return this.compat.profiles;
+  }
+
+  private compat: { docs: readonly SkillDoc[]; profiles: SkillProfiles } | null = null;
+  private readonly fieldCache = new FieldCache(
+    (text) => analyze(text, { segmenter: this.init.segmenter }),
+    (doc) => (this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : []),
+  );
+  private rerankStage: ListReranker | null = null;
+
+  private reranker(): ListReranker {
+    this.rerankStage ??=
+      this.init.reranker ??
+      (this.init.crossEncoder ? new CrossEncoderReranker(this.init.crossEncoder, (id) => this.rerankText(id)) : this.learnedReranker());
+    return this.rerankStage;
+  }
+
+  /** The shipped learned reranker, or the heuristic one when its weights do not fit this build. */
+  private learnedReranker(): ListReranker {
+    try {
+      return new LearnedReranker();
+    } catch (err) {
+      this.log.warn(`${err instanceof Error ? err.message : err}; using the heuristic reranker`);
+      return new HeuristicReranker(this.init.segmenter);
+    }
   }
 
   async index(opts: IndexOptions = {}): Promise<IndexStats> {
@@ -189,32 +290,99 @@ class Engine implements SkillService {
     return stats;
   }
 
+  skill(id: string): SkillDoc | undefined {
+    return this.entries.get(id)?.doc;
+  }
+
+  async updateFile(ref: SkillFileRef, bytes: Uint8Array | null, opts: { token?: CancelToken } = {}): Promise<SkillDoc | null> {
+    this.failed = this.failed.filter((f) => f.path !== ref.path);
+    let doc: SkillDoc | null = null;
+    if (bytes) {
+      try {
+        const { text, invalidUtf8 } = decodeSkillBytes(bytes);
+        doc = parseSkill(ref, text, this.profiles, invalidUtf8);
+      } catch (err) {
+        this.failed.push({ path: ref.path, message: err instanceof Error ? err.message : String(err) });
+        this.removeEntry(ref.id);
+        throw err;
+      }
+    }
+    if (!doc) {
+      this.removeEntry(ref.id);
+      return null;
+    }
+    const prev = this.entries.get(doc.id);
+    if (prev && prev.doc.hash === doc.hash) {
+      prev.doc.findings = doc.findings;
+    } else {
+      this.upsertLexical(doc);
+      // What is derived from the whole list (the conflict profiles) keys on the list's identity and
+      // reads names and descriptions only: an edit that keeps them swaps the skill in place.
+      const sameListing = prev && prev.doc.name === doc.name && prev.doc.description === doc.description && prev.doc.lang === doc.lang;
+      const at = sameListing ? this.sorted.indexOf(prev.doc) : -1;
+      if (at >= 0) this.sorted[at] = doc;
+      else this.resort();
+    }
+    await this.embedOne(doc.id, opts.token);
+    return this.entries.get(doc.id)?.doc ?? null;
+  }
+
+  async flushCache(): Promise<void> {
+    const cache = this.init.cache;
+    if (!cache) return;
+    await cache.flush(new Set([...this.entries.values()].map((e) => this.cacheKey(e.doc))));
+  }
+
+  private removeEntry(id: string): void {
+    if (!this.entries.delete(id)) return;
+    this.lexical.remove(id);
+    this.dense?.remove(id);
+    this.embeddedHash.delete(id);
+    this.resort();
+  }
+
+  /** Embeds one skill unless its vectors are current (from the index or the cache). */
+  private async embedOne(id: string, token?: CancelToken): Promise<void> {
+    const embedder = this.init.embedder;
+    const dense = this.dense;
+    const entry = this.entries.get(id);
+    if (!embedder || !dense || !entry) return;
+    if (dense.has(id) && this.embeddedHash.get(id) === entry.doc.hash) return;
+    const key = this.cacheKey(entry.doc);
+    let vectors = this.init.cache?.get(key);
+    if (!vectors?.length || vectors[0].length !== embedder.info.dims) {
+      vectors = await embedder.embed(this.embedTexts(entry), 'passage', token);
+      this.init.cache?.set(key, vectors);
+    }
+    // Another update may have replaced the entry while this one was embedding.
+    if (this.entries.get(id) !== entry) return;
+    dense.upsert(id, vectors);
+    this.embeddedHash.set(id, entry.doc.hash);
+  }
+
   private resort(): void {
     this.sorted = [...this.entries.values()].map((e) => e.doc).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   private upsertLexical(doc: SkillDoc): void {
-    const seg = this.init.segmenter;
     const passages = splitPassages(doc.body);
-    this.entries.set(doc.id, { doc, passages });
-    this.lexical.upsert(doc.id, {
-      name: analyze(doc.name, { segmenter: seg }),
-      description: analyze(doc.description, { segmenter: seg }),
-      headings: analyze(headings(doc.body).join('\n'), { segmenter: seg }),
-      body: analyze(cleanMarkdown(doc.body), { segmenter: seg }),
-    });
+    const fields = lexicalFields(doc, this.text);
+    this.entries.set(doc.id, { doc, passages, feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])] });
+    this.lexical.upsert(doc.id, fields);
   }
 
-  /** What gets embedded for one skill: name + description, then the first body passages. */
+  /** What gets embedded for one skill (see firstStage.embedTexts). */
   private embedTexts(entry: Entry): string[] {
-    const { doc, passages } = entry;
-    const texts = [`${doc.name.replace(/[-_]/g, ' ')}: ${doc.description}`];
-    for (const p of passages.slice(0, this.settings.bodyPassages)) texts.push(p.heading ? `${p.heading}: ${p.text}` : p.text);
-    return texts;
+    return embedTexts(entry.doc, entry.passages, this.settings, this.text).texts;
+  }
+
+  /** Index of the first body-passage row of a skill (rows before it describe the skill). */
+  private bodyFrom(entry: Entry): number {
+    return descriptionRows(entry.doc, this.text);
   }
 
   private cacheKey(doc: SkillDoc): string {
-    return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.settings.bodyPassages}`;
+    return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.settings.bodyPassages}${this.text.translator ? ':bridge' : ''}`;
   }
 
   private async embedMissing(opts: IndexOptions): Promise<{ cached: number; embedded: number }> {
@@ -277,10 +445,13 @@ class Engine implements SkillService {
 
     let t = performance.now();
     const terms = analyze(query, { segmenter: seg });
-    const qWeights = new Map<string, number>();
-    for (const term of terms) qWeights.set(term, (qWeights.get(term) ?? 0) + 1);
-    for (const [term, n] of qWeights) qWeights.set(term, 1 + Math.log(n));
-    const lexAll = this.lexical.search(qWeights);
+    const qWeights = weightedQueryTerms(query, this.lexical, this.settings, this.text);
+    const translated = new Set<string>();
+    const bridged = bridgeQuery(query, qWeights, this.lexical, this.settings, this.text, translated);
+    let lexAll = this.lexical.search(qWeights, undefined, translated);
+    if (expandByFeedback(qWeights, lexAll, (id) => this.entries.get(id)?.feedback ?? [], this.lexical, this.settings)) {
+      lexAll = this.lexical.search(qWeights, undefined, translated);
+    }
     const lexTop = topN(lexAll, this.settings.poolSize);
     timings.lexicalMs = performance.now() - t;
 
@@ -288,7 +459,8 @@ class Engine implements SkillService {
     let denseTop = new Map<string, number>();
     if (this.init.embedder && this.dense && this.dense.skillCount) {
       t = performance.now();
-      [qVec] = await this.init.embedder.embed([cleanQuery(query)], 'query', opts.token);
+      // A Chinese request reaches the English encoder as its bridged English text.
+      [qVec] = await this.init.embedder.embed([denseQueryText(query, bridged, this.text)], 'query', opts.token);
       timings.embedMs = performance.now() - t;
       t = performance.now();
       denseTop = this.dense.search(qVec, this.settings.poolSize);
@@ -302,42 +474,60 @@ class Engine implements SkillService {
     const denseRow = new Map<string, number>();
     if (qVec && this.dense) {
       for (const id of pool) {
-        const s = this.dense.score(id, qVec);
-        if (s) {
-          denseScore.set(id, s.score);
-          denseRow.set(id, s.row);
-        }
+        const entry = this.entries.get(id);
+        const cos = entry && this.dense.cosines(id, qVec);
+        if (!entry || !cos?.length) continue;
+        const bodyFrom = this.bodyFrom(entry);
+        denseScore.set(id, aggregateRows(cos, bodyFrom, this.settings));
+        // Row 0 stands for the description in explanations, 1.. for body passages.
+        const row = bestRow(cos, bodyFrom, this.settings);
+        denseRow.set(id, row < bodyFrom ? 0 : row - bodyFrom + 1);
       }
     }
-    const lexNorm = normalise(pool, lexAll);
-    const denseNorm = normalise(pool, denseScore);
-    const wL = qVec ? this.settings.lexicalWeight : 1;
-    const fused = [...pool].map((id) => ({
-      id,
-      lexical: lexNorm.get(id) ?? 0,
-      dense: qVec ? (denseScore.get(id) ?? 0) : null,
-      fused: wL * (lexNorm.get(id) ?? 0) + (1 - wL) * (denseNorm.get(id) ?? 0),
+    const fusionWeight = hasCjk(query) ? this.settings.lexicalWeightCjk : this.settings.lexicalWeight;
+    const fused = fuse(pool, lexAll, qVec ? denseScore : null, fusionWeight).map((c) => ({
+      id: c.id,
+      lexical: c.lexical,
+      dense: c.dense,
+      fused: c.fused,
+      denseNorm: c.denseNorm,
+      lexicalWeight: c.lexicalWeight,
     }));
-    fused.sort((a, b) => b.fused - a.fused || (a.id < b.id ? -1 : 1));
     timings.fuseMs = performance.now() - t;
 
+    // Rerank, then order the leading places as a compatible set (set selection follows the
+    // rerank switch unless asked for explicitly).
     t = performance.now();
     const depth = Math.max(this.settings.rerankDepth, k);
     const head = fused.slice(0, depth);
-    let rerank = new Map<string, number>();
-    if (doRerank && head.length) {
-      if (this.init.crossEncoder) {
-        const texts = head.map((c) => this.rerankText(c.id));
-        const logits = await this.init.crossEncoder.score(query, texts, opts.token);
-        head.forEach((c, i) => rerank.set(c.id, sigmoid(logits[i])));
-      } else {
-        rerank = builtinRerank(terms, head, (id) => this.entries.get(id)!.doc, seg);
+    const doSelect = opts.select ?? doRerank;
+    let scores: number[] | null = null;
+    let selection: SetSelection | null = null;
+    let features: ListFeatures | null = null;
+    if ((doRerank || doSelect) && head.length) {
+      const request: RerankRequest = {
+        query,
+        terms,
+        bridgedQuery: bridged,
+        analyzer: (text) => analyze(text, { segmenter: seg }),
+        head,
+        profiles: this.skillProfiles(),
+        fields: this.fieldCache,
+        doc: (id) => this.entries.get(id)!.doc,
+        passages: (id) => this.entries.get(id)!.passages,
+      };
+      features = listFeatures(request);
+      if (doRerank) scores = await this.reranker().score(request, features, opts.token);
+      throwIfCancelled(opts.token);
+      if (doSelect) {
+        const fitted = scores ? this.reranker().setOptions : undefined;
+        selection = selectSet(features, scores ?? head.map((c) => c.fused), { ...DEFAULT_SET, ...fitted, ...this.init.set });
       }
     }
     timings.rerankMs = performance.now() - t;
 
-    const ranked = head.map((c) => ({ ...c, rerank: rerank.has(c.id) ? rerank.get(c.id)! : null }));
-    if (rerank.size) ranked.sort((a, b) => (b.rerank ?? 0) - (a.rerank ?? 0) || b.fused - a.fused || (a.id < b.id ? -1 : 1));
+    const order = selection?.order ?? (scores ? orderBy(scores) : head.map((_, i) => i));
+    const ranked = order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null }));
     const queryTerms = new Set(terms);
     const candidates: RouteCandidate[] = ranked.slice(0, k).map((c, i) => {
       const entry = this.entries.get(c.id)!;
@@ -351,6 +541,8 @@ class Engine implements SkillService {
           dense: c.dense,
           lexical: c.lexical,
           fused: c.fused,
+          ...(c.dense !== null ? { denseNorm: c.denseNorm } : {}),
+          lexicalWeight: c.lexicalWeight,
           rerank: c.rerank,
           final: c.rerank ?? c.fused,
         },
@@ -358,7 +550,7 @@ class Engine implements SkillService {
       };
     });
     timings.totalMs = performance.now() - t0;
-    return {
+    const result: RouteResult = {
       query,
       candidates,
       timings,
@@ -366,6 +558,17 @@ class Engine implements SkillService {
         ? { model: this.init.embedder.info.id }
         : { disabled: this.init.embedderError ?? 'no embedding model configured' },
     };
+    if (scores) result.reranker = this.reranker().id;
+    if (selection && features && candidates.length) {
+      const ids = features.ids;
+      const size = Math.min(selection.size, candidates.length);
+      result.set = {
+        ids: selection.order.slice(0, size).map((i) => ids[i]),
+        size,
+        rejected: selection.rejected.map((r) => ({ id: ids[r.index], partnerId: ids[r.partner], reason: r.reason, evidence: r.evidence })),
+      };
+    }
+    return result;
   }
 
   private rerankText(id: string): string {
@@ -388,30 +591,6 @@ export function cleanQuery(query: string): string {
 
 function topN(scores: Map<string, number>, n: number): Map<string, number> {
   return new Map([...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n));
-}
-
-/** Min-max over the candidate pool; missing candidates count as the pool's minimum. */
-function normalise(pool: Set<string>, scores: Map<string, number>): Map<string, number> {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const id of pool) {
-    const s = scores.get(id);
-    if (s === undefined) continue;
-    if (s < lo) lo = s;
-    if (s > hi) hi = s;
-  }
-  const out = new Map<string, number>();
-  if (!Number.isFinite(lo)) return out;
-  const span = hi - lo;
-  for (const id of pool) {
-    const s = scores.get(id);
-    out.set(id, s === undefined ? 0 : span > 0 ? (s - lo) / span : 1);
-  }
-  return out;
-}
-
-function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
 }
 
 /** The passage that best explains the match: most query terms, the dense winner as tie-break. */

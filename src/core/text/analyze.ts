@@ -21,6 +21,21 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
 /** Word-ish runs: letters/digits with inner `.`, `_`, `-`, `+`, `#` (node.js, c++, c#, snake_case). */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#'-]*/gu;
+/**
+ * Longer runs are blobs (base64, hashes, minified code) nobody searches for; skipping them also
+ * bounds the stemmer and the suffix trimming, which are quadratic in word length.
+ */
+const MAX_WORD = 100;
+
+/** Whether a lower-case English word is a stop word or request filler. */
+export function isStopword(word: string): boolean {
+  return STOP.has(word);
+}
+
+/** Whether a CJK word is a function word with no routing signal. */
+export function isCjkStopword(word: string): boolean {
+  return CJK_STOP.has(word);
+}
 
 export function hasCjk(text: string): boolean {
   return CJK.test(text);
@@ -30,7 +45,7 @@ const stemCache = new Map<string, string>();
 
 /** A stem for an English word; very short and numeric tokens pass through. Memoised. */
 export function stemWord(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.length <= 3 || word.length > MAX_WORD || /\d/.test(word)) return word;
   let s = stemCache.get(word);
   if (s === undefined) {
     // Bounded: a library's vocabulary is well under this; junk tokens must not grow it forever.
@@ -82,6 +97,7 @@ export function analyze(text: string, opts: AnalyzeOptions = {}): string[] {
   const cache = opts.keepStopwords ? undefined : tokenCache;
   for (const m of latin.matchAll(WORD)) {
     const raw = m[0];
+    if (raw.length > MAX_WORD) continue;
     let terms = cache?.get(raw);
     if (terms === undefined) {
       terms = analyzeToken(raw, opts);

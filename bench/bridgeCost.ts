@@ -1,0 +1,93 @@
+/**
+ * What the Chinese-English bridge costs: dictionary load time and memory, lexical indexing with
+ * and without bridge fields, and per-request bridge time. Prints a Markdown table. Not pass/fail.
+ *
+ *   node esbuild.mjs --bench && node --expose-gc out/bench/bridgeCost.js [--library DIR] [--queries FILE]
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { decodeSkillBytes, parseSkill } from '../src/core/parse/skillDoc';
+import type { SkillDoc } from '../src/core/service';
+import { LexicalIndex } from '../src/core/index/lexicalIndex';
+import { Translator } from '../src/core/text/translator';
+import { DEFAULT_FIRST_STAGE, bridgeQuery, lexicalFields, queryTerms, type TextContext } from '../src/core/route/firstStage';
+import { parseQueries } from '../src/core/eval/queries';
+import { FsWorkspace } from '../src/node/fsWorkspace';
+import { jiebaSegmenter } from '../src/node/jiebaSegmenter';
+import { CedictDictionary } from '../src/node/cedictDictionary';
+
+const { values } = parseArgs({
+  options: {
+    library: { type: 'string', default: path.resolve('../shared/corpus/skills') },
+    queries: { type: 'string', default: path.resolve('../shared/queries/dev.jsonl') },
+  },
+});
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const heapMb = () => {
+  gc();
+  return process.memoryUsage().heapUsed / 1e6;
+};
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+}
+
+async function main() {
+  const ws = new FsWorkspace(values.library!);
+  const docs: SkillDoc[] = [];
+  for (const ref of (await ws.list()).files) {
+    const { text, invalidUtf8 } = decodeSkillBytes(await ws.read(ref));
+    docs.push(parseSkill(ref, text, ['spec'], invalidUtf8));
+  }
+  const queries = parseQueries(readFileSync(values.queries!, 'utf8'), values.queries).map((q) => q.query);
+  const segmenter = jiebaSegmenter();
+
+  const h0 = heapMb();
+  let t = performance.now();
+  const dict = CedictDictionary.load();
+  const loadMs = performance.now() - t;
+  const dictMb = heapMb() - h0;
+
+  const indexWith = (ctx: TextContext) => {
+    const before = heapMb();
+    const ix = new LexicalIndex();
+    const start = performance.now();
+    for (const d of docs) ix.upsert(d.id, lexicalFields(d, ctx));
+    const ms = performance.now() - start;
+    return { ix, ms, mb: heapMb() - before };
+  };
+  // Warm the analysis caches once so both runs compare like with like.
+  indexWith({ segmenter });
+  const plain = indexWith({ segmenter });
+  const translator = new Translator(dict);
+  const bridged = indexWith({ segmenter, translator });
+
+  const times = (ctx: TextContext, ix: LexicalIndex, bridge: boolean) =>
+    queries.map((q) => {
+      const start = performance.now();
+      const w = queryTerms(q, ix, DEFAULT_FIRST_STAGE, ctx);
+      if (bridge) bridgeQuery(q, w, ix, DEFAULT_FIRST_STAGE, ctx);
+      ix.search(w);
+      return performance.now() - start;
+    });
+  times({ segmenter, translator }, bridged.ix, true);
+  const qPlain = times({ segmenter }, plain.ix, false);
+  const qBridge = times({ segmenter, translator }, bridged.ix, true);
+  const zh = docs.filter((d) => /[\u3400-\u9fff]/.test(d.description)).length;
+
+  console.log(`| what | value |\n|---|--:|`);
+  console.log(`| CC-CEDICT load (read + JSON.parse + index) | ${Math.round(loadMs)} ms |`);
+  console.log(`| dictionary heap after load | ${dictMb.toFixed(0)} MB (${dict.size} headwords) |`);
+  console.log(`| lexical index, ${docs.length} skills, no bridge | ${Math.round(plain.ms)} ms, ${plain.mb.toFixed(0)} MB heap |`);
+  console.log(`| lexical index with bridge fields (${zh} Chinese skills) | ${Math.round(bridged.ms)} ms, ${bridged.mb.toFixed(0)} MB heap |`);
+  console.log(`| lexical query p50 / p95, no bridge | ${pct(qPlain, 50).toFixed(1)} / ${pct(qPlain, 95).toFixed(1)} ms |`);
+  console.log(`| lexical query p50 / p95, with bridge | ${pct(qBridge, 50).toFixed(1)} / ${pct(qBridge, 95).toFixed(1)} ms |`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

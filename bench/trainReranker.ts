@@ -1,0 +1,360 @@
+/**
+ * Trains the built-in learned reranker from a skill library (default: ../shared/corpus/skills)
+ * and writes models/reranker/weights.json and manifest.json. The weights are learnt from the
+ * library's own text (pseudo-requests, see src/core/route/rerankTraining.ts); labelled queries
+ * (--dev, default ../shared/queries/dev.jsonl when present) decide one scalar per regime, the
+ * weight of the first-stage score, which --cv reports by nested cross-validation.
+ *
+ *   node esbuild.mjs --bench && node out/bench/trainReranker.js [--library DIR] [--seed 7]
+ *        [--dev ../shared/queries/dev.jsonl | --no-dev] [--out models/reranker] [--check] [--lists FILE.json]
+ *   node out/bench/trainReranker.js --cv 5 [--lists FILE.json]
+ *
+ * --check retrains and compares with the shipped weights (exit 1 when they differ beyond
+ * rounding); --lists caches the recorded feature lists to iterate on training alone.
+ * --cv K writes no model: it reports K-fold cross-validated dev metrics (first stage, the earlier
+ * heuristic reranker, the learned weights alone, and the shipped recipe with the prior chosen on
+ * the other folds), each with and without set selection. Labelled queries never train weights.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SkillProfiles } from '../src/core/analysis/conflicts';
+import { checkModel, modelScores, orderBy, softmax, type ListReranker, type RerankerModel } from '../src/core/route/rerank';
+import { CONTEXT_FEATURES, isHardConflict, POINT_FEATURES, type ListFeatures } from '../src/core/route/rerankFeatures';
+import {
+  choosePrior,
+  DEFAULT_PSEUDO,
+  DEFAULT_TRAIN,
+  fitSetThresholds,
+  PRIOR_GRID,
+  gradeList,
+  pseudoRequests,
+  trainRegime,
+  type PseudoRequest,
+  type TrainingList,
+} from '../src/core/route/rerankTraining';
+import { formatEvalTable } from '../src/cli/eval';
+import { scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metrics';
+import { parseQueries } from '../src/core/eval/queries';
+import { DEFAULT_SET, selectSet } from '../src/core/route/setSelection';
+import { analyze } from '../src/core/text/analyze';
+import { Translator } from '../src/core/text/translator';
+import { cedictDictionary } from '../src/node/cedictDictionary';
+import { jiebaSegmenter } from '../src/node/jiebaSegmenter';
+import { openLibrary } from '../src/node/library';
+
+const { values } = parseArgs({
+  options: {
+    library: { type: 'string', default: path.resolve('../shared/corpus/skills') },
+    out: { type: 'string', default: path.resolve('models/reranker') },
+    seed: { type: 'string', default: String(DEFAULT_PSEUDO.seed) },
+    iterations: { type: 'string', default: String(DEFAULT_TRAIN.iterations) },
+    check: { type: 'boolean' },
+    lists: { type: 'string' },
+    dev: { type: 'string', default: path.resolve('../shared/queries/dev.jsonl') },
+    'no-dev': { type: 'boolean' },
+    cv: { type: 'string' },
+    threads: { type: 'string' },
+    quiet: { type: 'boolean' },
+  },
+});
+
+const log = (msg: string) => {
+  if (!values.quiet) process.stderr.write(`${msg}\n`);
+};
+
+type Regime = 'dense' | 'lexical';
+
+interface Labelled extends PseudoRequest {
+  /** Copies that serve as well (labelled queries); graded as SKIP partners. */
+  alsoOk?: string[];
+  direction?: string;
+}
+
+/** Routes every request once and records the rerank stage's features and graded targets. */
+async function collect(regime: Regime, requests: readonly Labelled[]): Promise<TrainingList[]> {
+  let recorded: ListFeatures | null = null;
+  const recorder: ListReranker = {
+    id: 'recorder',
+    async score(request, features) {
+      recorded = features;
+      return request.head.map((c) => c.fused);
+    },
+  };
+  const threads = values.threads ? Number(values.threads) : undefined;
+  const svc = await openLibrary({ root: values.library!, noModel: regime === 'lexical', reranker: recorder, threads });
+  try {
+    const stats = await svc.index();
+    if (regime === 'dense' && !stats.model) throw new Error(`the dense regime needs the embedding model: ${stats.denseDisabled}`);
+    log(`${regime}: ${stats.skills} skills indexed; routing ${requests.length} pseudo-requests`);
+    const lists: TrainingList[] = [];
+    const partner = (target: string, candidate: string): boolean => {
+      const j = svc.judgeSet!([target, candidate]).pairs[0];
+      return !!j && isHardConflict(j.reason);
+    };
+    for (const [n, r] of requests.entries()) {
+      recorded = null;
+      await svc.route(r.query, { k: 20, passages: false, select: false });
+      const features = recorded as ListFeatures | null;
+      if (features) {
+        const grades = gradeList(features.ids, r.targets, (g, c) => (r.alsoOk?.includes(c) ?? false) || partner(g, c));
+        lists.push({ features, grades, size: r.targets.length });
+      }
+      if ((n + 1) % 500 === 0) log(`${regime}: ${n + 1}/${requests.length}`);
+    }
+    return lists;
+  } finally {
+    await svc.dispose();
+  }
+}
+
+/** Mean Hit@1 of a scoring over lists (a target ranked first). */
+function hitAt1(lists: readonly TrainingList[], score: (l: TrainingList) => number[]): number {
+  const usable = lists.filter((l) => l.grades.includes(3));
+  const hits = usable.filter((l) => l.grades[orderBy(score(l))[0]] === 3).length;
+  return usable.length ? hits / usable.length : 0;
+}
+
+interface Recorded {
+  lists: Record<Regime, TrainingList[]>;
+  requestCount: number;
+  /** Labelled queries (--dev), recorded the same way; only --cv reads them. */
+  dev?: { lists: Record<Regime, TrainingList[]>; queries: { required: string[]; alsoOk: string[]; direction?: string }[] };
+}
+
+async function record(seed: number): Promise<Recorded> {
+  const segmenter = jiebaSegmenter();
+  // Requests come from the library text alone (TF-IDF profiles), so they do not depend on the model.
+  const probe = await openLibrary({ root: values.library!, noModel: true });
+  await probe.index();
+  const docs = probe.skills();
+  const profiles = new SkillProfiles(docs, (t) => analyze(t, { segmenter }));
+  let translate: ((text: string) => string | null) | undefined;
+  try {
+    const translator = new Translator(cedictDictionary());
+    translate = (text) => translator.translate(text).text;
+  } catch (err) {
+    log(`no Chinese-English bridge (${(err as Error).message}); no cross-language requests`);
+  }
+  const requests = pseudoRequests(docs, profiles, { ...DEFAULT_PSEUDO, seed, translate });
+  await probe.dispose();
+  log(`${requests.length} pseudo-requests (${requests.filter((r) => r.targets.length > 1).length} multi-skill)`);
+  return { lists: { dense: await collect('dense', requests), lexical: await collect('lexical', requests) }, requestCount: requests.length };
+}
+
+async function recordDev(file: string): Promise<NonNullable<Recorded['dev']>> {
+  const queries = parseQueries(readFileSync(file, 'utf8'), file);
+  const labelled: Labelled[] = queries.map((q) => ({ query: q.query, targets: q.skillIds, alsoOk: q.alsoOk, direction: q.direction }));
+  return {
+    lists: { dense: await collect('dense', labelled), lexical: await collect('lexical', labelled) },
+    queries: queries.map((q) => ({ required: q.skillIds, alsoOk: q.alsoOk, direction: q.direction })),
+  };
+}
+
+async function main(): Promise<void> {
+  const seed = Number(values.seed);
+  let recorded: Recorded;
+  if (values.lists && existsSync(values.lists)) {
+    recorded = JSON.parse(readFileSync(values.lists, 'utf8')) as Recorded;
+    log(`lists read from ${values.lists}`);
+  } else {
+    recorded = await record(seed);
+  }
+  const devFile = values['no-dev'] || !existsSync(values.dev!) ? undefined : values.dev;
+  if (devFile && !recorded.dev) recorded.dev = await recordDev(devFile);
+  if (!devFile) delete recorded.dev;
+  if (values.lists && (!existsSync(values.lists) || devFile)) writeFileSync(values.lists, JSON.stringify(recorded));
+  const { lists, requestCount } = recorded;
+  if (values.cv) {
+    if (!recorded.dev) throw new Error('--cv needs --dev <queries.jsonl>');
+    crossValidate(recorded.lists, recorded.dev, Number(values.cv));
+    return;
+  }
+
+  const opts = { ...DEFAULT_TRAIN, iterations: Number(values.iterations) };
+  const { model: trained, report } = trainWeights(lists, opts);
+  // The first-stage prior: chosen on the labelled queries when given (one scalar per regime,
+  // the only thing they decide; --cv reports it nested), else 1.
+  const priors = { dense: 1, lexical: 1 };
+  if (recorded.dev) {
+    for (const regime of ['dense', 'lexical'] as const) {
+      priors[regime] = choosePrior(trained, regime, recorded.dev.lists[regime], devObjective(recorded.dev, regime), recorded.dev.queries.map((_, i) => i));
+    }
+  }
+  log(`first-stage prior: dense ${priors.dense}, lexical ${priors.lexical}${recorded.dev ? ' (chosen on the labelled queries)' : ' (default)'}`);
+  const withPrior = withPriors(trained, priors);
+  const setFit = fitSetThresholds(withPrior, [
+    ...lists.dense.filter(inTrain).map((list) => ({ list, dense: true })),
+    ...lists.lexical.filter(inTrain).map((list) => ({ list, dense: false })),
+  ]);
+  log(`set size: minShare ${setFit.minShare}, minNovel ${setFit.minNovel} (balanced accuracy ${pct(setFit.accuracy)})`);
+  const model: RerankerModel = checkModel({
+    ...withPrior,
+    id: 'skill-router-listwise@1',
+    set: { minShare: setFit.minShare, minNovel: setFit.minNovel },
+    training: {
+      seed,
+      pseudoRequests: requestCount,
+      loss: 'ListNet softmax cross-entropy, gains 2^g - 1 (g: 3 required, 1 SKIP partner, 0 other)',
+      optimiser: `full-batch Adam, ${opts.iterations} iterations, lr ${opts.learningRate}, l2 ${opts.l2}`,
+      prior: recorded.dev ? `chosen from ${PRIOR_GRID.join(', ')} by mean Hit@1 + NDCG@10 over ${recorded.dev.queries.length} labelled queries` : 'default',
+      report,
+      setSizeBalancedAccuracy: setFit.accuracy,
+    },
+  });
+  const text = `${JSON.stringify(model, null, 1)}\n`;
+  const file = path.join(values.out!, 'weights.json');
+  if (values.check) {
+    const shipped = JSON.parse(readFileSync(file, 'utf8')) as RerankerModel;
+    const diff = maxDifference(shipped, model);
+    process.stdout.write(`largest weight difference from the shipped model: ${diff}\n`);
+    process.exitCode = diff <= 1e-3 ? 0 : 1;
+    return;
+  }
+  mkdirSync(values.out!, { recursive: true });
+  writeFileSync(file, text);
+  const manifest = {
+    id: model.id,
+    kind: 'listwise-reranker',
+    file: 'weights.json',
+    sha256: createHash('sha256').update(text).digest('hex'),
+    bytes: Buffer.byteLength(text),
+    pointFeatures: POINT_FEATURES.length,
+    contextFeatures: CONTEXT_FEATURES.length,
+    parameters: Object.values(model.regimes).reduce((n, r) => n + r.pass1.length + r.pass2.length + r.mean.length + r.std.length + 1, 0),
+    trainedBy: 'bench/trainReranker.ts',
+    trainingData: 'weights: pseudo-requests generated from the text of the skill library it was trained on; the first-stage prior (one scalar per regime): labelled dev queries',
+    license: 'Apache-2.0',
+  };
+  writeFileSync(path.join(values.out!, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  process.stdout.write(`wrote ${file} (${manifest.bytes} bytes)\n`);
+}
+
+/** Every tenth pseudo-request list is held out to report generalisation to unseen ones. */
+const inTrain = (_: unknown, i: number) => i % 10 !== 9;
+
+/** Trains both regimes' weights on the pseudo-request lists (prior 0, default set thresholds). */
+function trainWeights(lists: Record<Regime, TrainingList[]>, opts: typeof DEFAULT_TRAIN): { model: RerankerModel; report: Record<string, unknown> } {
+  const regimes = {} as RerankerModel['regimes'];
+  const report: Record<string, unknown> = {};
+  for (const regime of ['dense', 'lexical'] as const) {
+    const train = lists[regime].filter(inTrain);
+    const held = lists[regime].filter((l, i) => !inTrain(l, i));
+    const t0 = Date.now();
+    const { weights, losses } = trainRegime(train, opts);
+    regimes[regime] = weights;
+    const probe = { pointFeatures: [...POINT_FEATURES], contextFeatures: [...CONTEXT_FEATURES], regimes: { dense: weights, lexical: weights } } as unknown as RerankerModel;
+    const first = hitAt1(held, (l) => l.features.point.map((x) => x[0]));
+    const pass1 = hitAt1(held, (l) => modelScores(probe, l.features, true).pass1);
+    const pass2 = hitAt1(held, (l) => modelScores(probe, l.features, true).pass2);
+    report[regime] = {
+      lists: train.length,
+      heldOut: held.length,
+      loss: { pass1: round4(losses.pass1.at(-1)!), pass2: round4(losses.pass2.at(-1)!) },
+      heldOutHit1: { firstStage: round4(first), pass1: round4(pass1), pass2: round4(pass2) },
+    };
+    log(`${regime}: trained on ${train.length} lists in ${Date.now() - t0} ms; held-out pseudo Hit@1: first stage ${pct(first)}, pass 1 ${pct(pass1)}, pass 2 ${pct(pass2)}`);
+  }
+  const model: RerankerModel = { id: 'trained', pointFeatures: [...POINT_FEATURES], contextFeatures: [...CONTEXT_FEATURES], regimes, set: { minShare: DEFAULT_SET.minShare, minNovel: DEFAULT_SET.minNovel }, training: {} };
+  return { model, report };
+}
+
+function withPriors(model: RerankerModel, priors: Record<Regime, number>): RerankerModel {
+  return { ...model, regimes: { dense: { ...model.regimes.dense, prior: priors.dense }, lexical: { ...model.regimes.lexical, prior: priors.lexical } } };
+}
+
+/** Hit@1 + NDCG@10 of labelled list `i` (of `regime`) in `order`. */
+function devObjective(dev: NonNullable<Recorded['dev']>, regime: Regime): (order: number[], i: number) => number {
+  return (order, i) => {
+    const q = dev.queries[i];
+    const ids = dev.lists[regime][i].features.ids;
+    const m = scoreQuery(order.map((j) => ids[j]), { required: q.required, alsoOk: q.alsoOk });
+    return m['hit@1'] + m['ndcg@10'];
+  };
+}
+
+/**
+ * K-fold cross-validation over the labelled queries: the weights come from pseudo-requests only;
+ * the first-stage prior of each fold is chosen on the other folds (nested), as the shipped recipe
+ * chooses it on all of them. Prints one table per regime and variant, as `skill-router eval` does.
+ */
+function crossValidate(pseudo: Record<Regime, TrainingList[]>, dev: NonNullable<Recorded['dev']>, folds: number): void {
+  const opts = { ...DEFAULT_TRAIN, iterations: Number(values.iterations) };
+  const fold = (i: number) => i % folds;
+  const { model: trained } = trainWeights(pseudo, opts);
+  for (const regime of ['dense', 'lexical'] as const) {
+    const lists = dev.lists[regime];
+    const objective = devObjective(dev, regime);
+    const variants = new Map<string, ScoredQuery[]>();
+    const sizes = new Map<string, number[][]>();
+    const add = (name: string, i: number, order: number[]) => {
+      const q = dev.queries[i];
+      const top = order.map((j) => lists[i].features.ids[j]);
+      const rows = variants.get(name) ?? [];
+      rows.push({ size: q.required.length, ...(q.direction ? { direction: q.direction } : {}), metrics: scoreQuery(top, { required: q.required, alsoOk: q.alsoOk }) });
+      variants.set(name, rows);
+    };
+    const score = (model: RerankerModel, name: string, i: number) => {
+      const lf = lists[i].features;
+      const p = softmax(modelScores(model, lf, regime === 'dense').pass2);
+      add(`${name}, no set selection`, i, orderBy(p));
+      const sel = selectSet(lf, p, { ...DEFAULT_SET, ...model.set });
+      add(`${name} + set selection`, i, sel.order);
+      // Estimated set size against |G|: counts[|G| - 1][estimate - 1].
+      const counts = sizes.get(name) ?? [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+      counts[Math.min(dev.queries[i].required.length, 3) - 1][sel.size - 1]++;
+      sizes.set(name, counts);
+    };
+    const chosen: number[] = [];
+    for (let k = 0; k < folds; k++) {
+      const others = lists.map((_, i) => i).filter((i) => fold(i) !== k);
+      const prior = choosePrior(trained, regime, lists, objective, others);
+      chosen.push(prior);
+      const nested = withPriors(trained, { ...{ dense: 0, lexical: 0 }, [regime]: prior });
+      lists.forEach((list, i) => {
+        if (fold(i) !== k) return;
+        add('first stage', i, list.features.ids.map((_, j) => j));
+        // The earlier hand-weighted reranker, from the same point features.
+        const col = (name: (typeof POINT_FEATURES)[number]) => POINT_FEATURES.indexOf(name);
+        const heuristic = list.features.point.map((x) => x[col('fused')] + 0.25 * x[col('nameMention')] + 0.1 * x[col('nameCoverage')] + 0.15 * x[col('descriptionCoverage')]);
+        add('heuristic reranker (before)', i, orderBy(heuristic));
+        add('heuristic reranker + set selection', i, selectSet(list.features, heuristic, DEFAULT_SET).order);
+        score(trained, 'learned, pseudo-requests only (prior 0)', i);
+        score(nested, 'learned + first-stage prior (nested CV, shipped recipe)', i);
+      });
+    }
+    process.stdout.write(`\n${regime}: first-stage prior chosen per fold: ${chosen.join(', ')}\n`);
+    for (const [name, rows] of variants) {
+      process.stdout.write(`\n${regime}: ${name}\n\n${formatEvalTable(summarize(rows))}`);
+    }
+    for (const [name, counts] of sizes) {
+      const right = counts.reduce((a, row, k) => a + row[k], 0);
+      const total = counts.flat().reduce((a, b) => a + b, 0);
+      process.stdout.write(`\n${regime}: ${name}: set size estimate right for ${right}/${total}; rows |G| = 1..3, columns estimate 1..3: ${JSON.stringify(counts)}\n`);
+    }
+  }
+}
+
+/** Largest absolute difference between two models' weights and standardisation. */
+export function maxDifference(a: RerankerModel, b: RerankerModel): number {
+  let d = 0;
+  for (const regime of ['dense', 'lexical'] as const) {
+    for (const key of ['mean', 'std', 'pass1', 'pass2'] as const) {
+      const x = a.regimes[regime][key];
+      const y = b.regimes[regime][key];
+      if (x.length !== y.length) return Infinity;
+      for (let i = 0; i < x.length; i++) d = Math.max(d, Math.abs(x[i] - y[i]));
+    }
+  }
+  if (a.set.minShare !== b.set.minShare || a.set.minNovel !== b.set.minNovel) return Infinity;
+  return d;
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,135 @@
+/**
+ * What the panel host does with a `skillRouter/route` answer before the webview sees it: the
+ * panel's shapes, the set view, and where the active editor's skill ranks. Pure (no `vscode`), so
+ * unit tests cover it; the ranking itself always comes from the language server.
+ */
+import type { RouteItem, RouteResponse } from '../shared/protocol';
+import {
+  ACTIVE_RANK_DEPTH,
+  isPanelSet,
+  type ActiveSkill,
+  type PanelResult,
+  type PanelSet,
+  type RouteSummary,
+} from '../shared/webviewProtocol';
+
+/** The engine's set shape (`RouteResult.set` in src/core/service.ts), as the server may forward it. */
+interface EngineRouteSet {
+  ids: string[];
+  rejected: { id: string; partnerId: string; reason: string; evidence?: string }[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isEngineSet(v: unknown): v is EngineRouteSet {
+  return (
+    isRecord(v) &&
+    Array.isArray(v.ids) &&
+    Array.isArray(v.rejected) &&
+    v.rejected.every((r) => isRecord(r) && typeof r.id === 'string' && typeof r.partnerId === 'string' && typeof r.reason === 'string')
+  );
+}
+
+/**
+ * The set view from the server's `set` field: the engine's `{ids, rejected: [{id, partnerId,
+ * reason, evidence}]}` or the panel's own shape. Anything else (or an unknown SKIP reason) gives
+ * no set view rather than a wrong one.
+ */
+export function toPanelSet(raw: unknown): PanelSet | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const set: unknown = isEngineSet(raw)
+    ? {
+        skills: raw.ids,
+        skipped: raw.rejected.map((r) => ({
+          skillId: r.id,
+          conflictsWith: r.partnerId,
+          reason: r.reason,
+          ...(typeof r.evidence === 'string' && r.evidence ? { explanation: r.evidence.slice(0, 2000) } : {}),
+        })),
+      }
+    : raw;
+  return isPanelSet(set) ? set : undefined;
+}
+
+/** `when_to_use`, when the server sends it (Claude Code lists it after the description). */
+function whenToUse(item: RouteItem): { whenToUse?: string } {
+  const v: unknown = (item as RouteItem & { whenToUse?: unknown }).whenToUse;
+  return typeof v === 'string' && v.trim() ? { whenToUse: v } : {};
+}
+
+/** How a result's folder is shown: its path in the library, after the workspace folder's name when there are several. */
+export type FolderLabel = (item: RouteItem) => string;
+
+/**
+ * The answer to request `requestId` as the panel shows it. `normalizeUri` makes the server's URIs
+ * comparable with the editor's (the host passes `Uri.parse(u).toString()`).
+ */
+export function toRouteSummary(
+  res: RouteResponse & { set?: unknown },
+  requestId: number,
+  k: number,
+  folderLabel: FolderLabel,
+  normalizeUri: (uri: string) => string,
+): RouteSummary {
+  const results: PanelResult[] = res.results.slice(0, k).map((item, i) => ({
+    rank: i + 1,
+    uri: normalizeUri(item.uri),
+    skillId: item.skillId,
+    name: item.name,
+    folder: folderLabel(item),
+    description: item.description,
+    ...whenToUse(item),
+    scores: {
+      dense: item.scores.dense,
+      lexical: item.scores.lexical,
+      fused: item.scores.fused,
+      rerank: item.scores.rerank,
+      final: item.scores.final,
+    },
+    passage: item.passage
+      ? {
+          field: item.passage.field,
+          text: item.passage.text,
+          ...(item.passage.heading ? { heading: item.passage.heading } : {}),
+          ...(item.passage.line !== undefined ? { line: item.passage.line } : {}),
+          matchedTerms: item.passage.matchedTerms,
+        }
+      : null,
+  }));
+  const set = toPanelSet(res.set);
+  return {
+    requestId,
+    query: res.query,
+    k,
+    results,
+    dense: res.dense,
+    totalMs: Math.max(0, res.timings.totalMs),
+    ...(set ? { set } : {}),
+  };
+}
+
+/**
+ * Where the skill whose SKILL.md is `skillUri` ranks for the shown request: from the shown
+ * results when it is among them, else from a deeper routing of the same request
+ * (`routeDeeper(ACTIVE_RANK_DEPTH)`, done only then). `fallbackName` names it when it ranks nowhere.
+ */
+export async function locateActive(
+  skillUri: string | null,
+  fallbackName: string,
+  summary: RouteSummary | null,
+  routeDeeper: (k: number) => Promise<{ uri: string; name: string }[]>,
+): Promise<ActiveSkill | null> {
+  if (!skillUri) return null;
+  if (!summary) return { uri: skillUri, name: fallbackName, rank: null, depth: 0 };
+  const shown = summary.results.find((r) => r.uri === skillUri);
+  if (shown) return { uri: skillUri, name: shown.name || fallbackName, rank: shown.rank, depth: summary.results.length };
+  const depth = Math.max(ACTIVE_RANK_DEPTH, summary.k);
+  const deeper = await routeDeeper(depth);
+  const i = deeper.findIndex((r) => r.uri === skillUri);
+  return {
+    uri: skillUri,
+    name: i >= 0 ? deeper[i].name || fallbackName : fallbackName,
+    rank: i >= 0 ? i + 1 : null,
+    depth: deeper.length,
+  };
+}

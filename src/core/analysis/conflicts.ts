@@ -1,0 +1,474 @@
+/**
+ * Compatibility of skills: would one request need both (WRITE), or are they a SKIP combination,
+ * and why (the SKIP taxonomy)? Judged from what each skill says about itself: similarity of name +
+ * description (dense when a model is loaded, else TF-IDF), copies across collections, the
+ * languages, ecosystems, platforms, audiences and segments it names, umbrella skills, and explicit
+ * cross-references ("not for X, use Y"), which mark an intended boundary and lower the conflict.
+ *
+ * The same judgement feeds the `skill.conflict` findings, the reranker's compatibility features
+ * and set selection in routing.
+ */
+import type { SkillDoc } from '../service';
+import type { PairFinding } from './types';
+import {
+  detectFacets,
+  stripFacet,
+  ECOSYSTEM_FAMILIES,
+  facetMismatches,
+  folderOf,
+  isUmbrella,
+  mentionsSkill,
+  PLATFORM_FAMILIES,
+  type FacetFamily,
+  type Facets,
+} from './facets';
+import type { SkipReason } from './types';
+
+/** What the judgement needs to know about one skill; built once per library by `SkillProfiles`. */
+export interface SkillProfile {
+  id: string;
+  name: string;
+  /** Lower-cased folder name with `_` as `-` (copies across collections share it). */
+  folder: string;
+  /** `owner__repo` part of the id ('' for a top-level skill). */
+  collection: string;
+  description: string;
+  /** The description lower-cased (cross-reference lookups). */
+  lowerDescription: string;
+  lang: 'en' | 'zh';
+  facets: Facets;
+  umbrella: boolean;
+  /** Unit-length TF-IDF weights of name + description terms. */
+  terms: Map<string, number>;
+  /** Terms of the name alone. */
+  nameTerms: Set<string>;
+  /** Name + description vector, when a model is loaded. */
+  vector?: Float32Array;
+}
+
+export interface ConflictOptions {
+  /**
+   * Dense cosine at or above which two skills do the same job (function_redundant); the lexical
+   * fallback uses `lexicalRedundant` on the TF-IDF cosine.
+   */
+  denseRedundant: number;
+  lexicalRedundant: number;
+  /** Below these two skills are in different domains (domain_mismatch). */
+  denseRelated: number;
+  lexicalRelated: number;
+  /**
+   * Below these, related skills from different collections that share no name word are separate
+   * jobs a request would only chain by force (forced_chaining).
+   */
+  denseClose: number;
+  lexicalClose: number;
+  /**
+   * Conflicts are reported to authors only at or above these: pairs so close that an agent sees
+   * them side by side for one request.
+   */
+  denseReport: number;
+  lexicalReport: number;
+}
+
+/**
+ * Defaults set from the similarity structure of the 2.8k-skill test corpus, not from labels:
+ * `*Redundant` is well above a skill's median nearest neighbour (dense: the near-duplicate
+ * threshold) and about the median similarity of copies of one skill in two collections; `*Close` is about the median similarity of a skill to its
+ * 100th nearest neighbour, `*Related` to its 300th (for TF-IDF, whose similarities are sparse,
+ * its 20th and 100th), and `*Report` about the median similarity to its 5th nearest neighbour.
+ */
+export const DEFAULT_CONFLICT: ConflictOptions = {
+  denseRedundant: 0.9,
+  lexicalRedundant: 0.5,
+  denseRelated: 0.62,
+  lexicalRelated: 0.06,
+  denseClose: 0.69,
+  lexicalClose: 0.11,
+  denseReport: 0.8,
+  lexicalReport: 0.2,
+};
+
+export interface PairJudgement {
+  a: string;
+  b: string;
+  /** Dense cosine of name + description when both have vectors, else the TF-IDF cosine. */
+  similarity: number;
+  /** TF-IDF cosine of name + description terms. */
+  lexical: number;
+  /** null when one request could well need both. */
+  reason: SkipReason | null;
+  /** Short evidence for the reason, such as `rust vs go` or `copies of pdf-extract`. */
+  evidence: string;
+  /** One names the other: an intended boundary, not a conflict of their descriptions. */
+  crossReference: boolean;
+  /** The pair are the same skill in two collections (same folder name or name). */
+  copy: boolean;
+  /** The facet family behind a language, platform, audience or segment mismatch. */
+  family?: FacetFamily;
+}
+
+/** Tokenises text into analysed terms (the engine's `analyze` with its segmenter). */
+export type Analyzer = (text: string) => string[];
+
+/** The per-skill profiles of one library, with the document frequencies the TF-IDF weights use. */
+export class SkillProfiles {
+  private readonly byId = new Map<string, SkillProfile>();
+  private readonly idf = new Map<string, number>();
+  private readonly n: number;
+
+  constructor(
+    docs: readonly SkillDoc[],
+    private readonly analyzer: Analyzer,
+    private readonly vectorOf: (id: string) => Float32Array | undefined = () => undefined,
+  ) {
+    const termLists = new Map<string, string[]>();
+    const df = new Map<string, number>();
+    for (const doc of docs) {
+      const terms = analyzer(`${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`);
+      termLists.set(doc.id, terms);
+      for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
+    }
+    this.n = Math.max(docs.length, 1);
+    for (const [t, f] of df) this.idf.set(t, Math.log(1 + this.n / f));
+    for (const doc of docs) this.byId.set(doc.id, this.build(doc, termLists.get(doc.id)!));
+  }
+
+  /** Inverse document frequency of an analysed term over name + description (unseen terms: the rarest). */
+  idfOf(term: string): number {
+    return this.idf.get(term) ?? Math.log(1 + this.n);
+  }
+
+  get(id: string): SkillProfile | undefined {
+    return this.byId.get(id);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  all(): IterableIterator<SkillProfile> {
+    return this.byId.values();
+  }
+
+  /**
+   * Up to `k` other skills sharing the rarest terms of `id`, by TF-IDF cosine over those terms
+   * (a lower bound of the full cosine): candidate pairs without an all-pairs scan.
+   */
+  lexicalNeighbours(id: string, k: number): string[] {
+    const me = this.byId.get(id);
+    if (!me) return [];
+    this.postings ??= this.buildPostings();
+    const acc = new Map<string, number>();
+    for (const [t, w] of me.terms) {
+      for (const [other, x] of this.postings.get(t) ?? []) if (other !== id) acc.set(other, (acc.get(other) ?? 0) + w * x);
+    }
+    return [...acc].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([other]) => other);
+  }
+
+  private postings: Map<string, [string, number][]> | null = null;
+
+  /** Term → skills; terms in more than a tenth of the library carry little and are left out. */
+  private buildPostings(): Map<string, [string, number][]> {
+    const out = new Map<string, [string, number][]>();
+    const cap = Math.max(20, this.n / 10);
+    for (const p of this.byId.values()) {
+      for (const [t, w] of p.terms) {
+        let list = out.get(t);
+        if (!list) out.set(t, (list = []));
+        list.push([p.id, w]);
+      }
+    }
+    for (const [t, list] of out) if (list.length > cap) out.delete(t);
+    return out;
+  }
+
+  /** Profile of a text that is not a skill of the library (a request), for facets and terms. */
+  ofText(text: string): { facets: Facets; terms: Map<string, number> } {
+    return { facets: detectFacets(text), terms: this.weigh(this.analyzer(text)) };
+  }
+
+  private weigh(terms: readonly string[]): Map<string, number> {
+    const tf = new Map<string, number>();
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let norm = 0;
+    for (const [t, n] of tf) {
+      const x = (1 + Math.log(n)) * this.idfOf(t);
+      tf.set(t, x);
+      norm += x * x;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (const [t, x] of tf) tf.set(t, x / norm);
+    return tf;
+  }
+
+  private build(doc: SkillDoc, terms: string[]): SkillProfile {
+    const slash = doc.id.lastIndexOf('/');
+    const vectorOf = this.vectorOf;
+    const id = doc.id;
+    return {
+      id: doc.id,
+      name: doc.name,
+      folder: folderOf(doc.id).replace(/_/g, '-'),
+      collection: slash < 0 ? '' : doc.id.slice(0, doc.id.indexOf('/')),
+      description: doc.description,
+      lowerDescription: doc.description.toLowerCase(),
+      lang: doc.lang,
+      facets: detectFacets(`${doc.name} ${doc.description}`, `${doc.name} ${folderOf(doc.id)}`),
+      umbrella: isUmbrella(`${doc.name} ${folderOf(doc.id)}`, doc.description),
+      terms: this.weigh(terms),
+      nameTerms: new Set(this.analyzer(doc.name.replace(/[-_]/g, ' '))),
+      // Looked up on use: a skill's vectors may arrive after its profile was built.
+      get vector() {
+        return vectorOf(id);
+      },
+    };
+  }
+}
+
+/** Cosine of two unit TF-IDF maps. */
+export function termCosine(a: Map<string, number>, b: Map<string, number>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let s = 0;
+  for (const [t, x] of small) {
+    const y = large.get(t);
+    if (y !== undefined) s += x * y;
+  }
+  return s;
+}
+
+export function vectorCosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+const FAMILY_REASON: Record<FacetFamily, SkipReason> = {
+  language: 'language_ecosystem_mismatch',
+  frontend: 'language_ecosystem_mismatch',
+  mobile: 'platform_exclusive',
+  cloud: 'platform_exclusive',
+  engine: 'platform_exclusive',
+  wiki: 'platform_exclusive',
+  audience: 'audience_mismatch',
+  segment: 'business_layer_mismatch',
+};
+
+/** Ecosystem families first, then platforms, then people: the most specific evidence wins. */
+const FAMILY_ORDER: readonly FacetFamily[] = [...ECOSYSTEM_FAMILIES, ...PLATFORM_FAMILIES, 'audience', 'segment'];
+
+/** Similarity of two profiles: dense when both have vectors, else TF-IDF. */
+export function profileSimilarity(a: SkillProfile, b: SkillProfile): { similarity: number; lexical: number; dense: boolean } {
+  const lexical = termCosine(a.terms, b.terms);
+  if (a.vector && b.vector) return { similarity: vectorCosine(a.vector, b.vector), lexical, dense: true };
+  return { similarity: lexical, lexical, dense: false };
+}
+
+/**
+ * Whether one request would need both skills; when not, the SKIP reason. `request` (facets of
+ * the request) lifts language and platform mismatches the request itself spans.
+ */
+export function judgePair(
+  a: SkillProfile,
+  b: SkillProfile,
+  opts: ConflictOptions = DEFAULT_CONFLICT,
+  request?: Facets,
+): PairJudgement {
+  const { similarity, lexical, dense } = profileSimilarity(a, b);
+  const redundantAt = dense ? opts.denseRedundant : opts.lexicalRedundant;
+  const relatedAt = dense ? opts.denseRelated : opts.lexicalRelated;
+  const crossReference =
+    mentionsSkill(a.lowerDescription, b.name) || mentionsSkill(b.lowerDescription, a.name) ||
+    (a.folder !== b.folder && (mentionsSkill(a.lowerDescription, b.folder) || mentionsSkill(b.lowerDescription, a.folder)));
+  const copy = a.folder === b.folder || normName(a.name) === normName(b.name);
+  const base = { a: a.id < b.id ? a.id : b.id, b: a.id < b.id ? b.id : a.id, similarity, lexical, crossReference, copy };
+  const verdict = (reason: SkipReason | null, evidence: string): PairJudgement => ({ ...base, reason, evidence });
+
+  if (copy && !crossReference) return verdict('function_redundant', `copies of ${a.folder}`);
+  const mismatches = facetMismatches(a.facets, b.facets, request);
+  const mismatch = FAMILY_ORDER.map((f) => mismatches.find((m) => m.family === f)).find((m) => m !== undefined);
+  // Two stacks the request itself spans (a port, a migration) make the pair complementary.
+  if (request && !mismatches.length && facetMismatches(a.facets, b.facets).length && similarity >= relatedAt) {
+    return verdict(null, 'the request spans both');
+  }
+  // A stack or platform split only matters between related skills (routing also asks that the
+  // request name the stack, see rerankFeatures.requestMismatch).
+  if (mismatch && similarity >= relatedAt) {
+    return { ...verdict(FAMILY_REASON[mismatch.family], `${mismatch.a.join('/')} vs ${mismatch.b.join('/')}`), family: mismatch.family };
+  }
+  if (similarity < relatedAt) return verdict('domain_mismatch', `similarity ${similarity.toFixed(2)}`);
+  if (a.umbrella !== b.umbrella) {
+    const [wide, narrow] = a.umbrella ? [a, b] : [b, a];
+    return verdict('granularity_mismatch', `${wide.name} is an umbrella over tasks such as ${narrow.name}`);
+  }
+  // Near-identical embeddings, or (with a model too) largely the same rare words.
+  if ((similarity >= redundantAt || lexical >= opts.lexicalRedundant) && !crossReference) {
+    return verdict('function_redundant', `similarity ${similarity.toFixed(2)}`);
+  }
+  const closeAt = dense ? opts.denseClose : opts.lexicalClose;
+  if (similarity < closeAt && !crossReference && a.collection !== b.collection && ![...a.nameTerms].some((t) => b.nameTerms.has(t))) {
+    return verdict('forced_chaining', `separate jobs (similarity ${similarity.toFixed(2)}, different collections)`);
+  }
+  return verdict(null, crossReference ? 'they name each other' : `similarity ${similarity.toFixed(2)}`);
+}
+
+function normName(name: string): string {
+  return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** The verdict for a set: the first conflicting pair decides (most specific reason first). */
+export interface SetJudgement {
+  reason: SkipReason | null;
+  pairs: PairJudgement[];
+}
+
+/** Reasons in the order a set verdict prefers them: specific evidence before broad similarity. */
+const REASON_ORDER: readonly SkipReason[] = [
+  'function_redundant',
+  'language_ecosystem_mismatch',
+  'platform_exclusive',
+  'audience_mismatch',
+  'business_layer_mismatch',
+  'granularity_mismatch',
+  'forced_chaining',
+  'domain_mismatch',
+];
+
+/** Judges every pair of a set; the set is SKIP when any pair is. */
+export function judgeSet(profiles: readonly SkillProfile[], opts: ConflictOptions = DEFAULT_CONFLICT, request?: Facets): SetJudgement {
+  const pairs: PairJudgement[] = [];
+  for (let i = 0; i < profiles.length; i++) {
+    for (let j = i + 1; j < profiles.length; j++) pairs.push(judgePair(profiles[i], profiles[j], opts, request));
+  }
+  let reason: SkipReason | null = null;
+  for (const r of REASON_ORDER) {
+    if (pairs.some((p) => p.reason === r)) {
+      reason = r;
+      break;
+    }
+  }
+  return { reason, pairs };
+}
+
+/** Reasons worth telling an author about: the pair is routed together, but a request needs one. */
+const REPORTED: ReadonlySet<SkipReason> = new Set<SkipReason>([
+  'function_redundant',
+  'language_ecosystem_mismatch',
+  'platform_exclusive',
+  'audience_mismatch',
+  'business_layer_mismatch',
+  'granularity_mismatch',
+]);
+
+const ADVICE: Record<SkipReason, string> = {
+  function_redundant: 'They do the same job; say in each description when to pick it over the other, or merge them.',
+  language_ecosystem_mismatch: 'They do the same job for different stacks; name the language or ecosystem early in each description so a request picks one.',
+  platform_exclusive: 'They target alternative platforms; name the platform early in each description so a request picks one.',
+  audience_mismatch: 'They serve different audiences; say who each is for.',
+  business_layer_mismatch: 'They serve different business segments; say which each is for.',
+  granularity_mismatch: 'One is an umbrella over the other; say in the umbrella which task skills it hands off to.',
+  domain_mismatch: 'They belong to different domains.',
+  forced_chaining: 'They are separate jobs.',
+};
+
+/**
+ * Probable SKIP conflicts between topically close skills (only pairs involving `focus` when given):
+ * pairs an agent would see side by side for one request (similarity at or above the `*Close`
+ * threshold, or copies) although a request needs only one of them. Pairs that name each other
+ * are left out (their boundary is intended), and so are pairs in `skip` (already reported as
+ * near-duplicates).
+ */
+export function findConflicts(
+  profiles: SkillProfiles,
+  opts: ConflictOptions = DEFAULT_CONFLICT,
+  focus?: string,
+  skip: ReadonlySet<string> = new Set(),
+  candidates?: readonly (readonly [string, string])[],
+): PairFinding[] {
+  const all = [...profiles.all()];
+  // Vectors fetched once: the pair scan below is the hot loop of a library check.
+  const vectors = new Map(all.map((p) => [p.id, p.vector]));
+  const names = new Map(all.map((p) => [p.id, normName(p.name)]));
+  let pairs: (readonly [SkillProfile, SkillProfile])[];
+  if (candidates && !focus) {
+    pairs = candidates.flatMap(([a, b]) => {
+      const x = profiles.get(a);
+      const y = profiles.get(b);
+      return x && y ? [[x, y] as const] : [];
+    });
+  } else {
+    const list = focus ? all.filter((p) => p.id === focus) : all;
+    pairs = list.flatMap((a) => all.filter((b) => b.id !== a.id && (focus || b.id > a.id)).map((b) => [a, b] as const));
+  }
+  const out: PairFinding[] = [];
+  for (const [a, b] of pairs) {
+    {
+      const [x, y] = a.id < b.id ? [a, b] : [b, a];
+      const copy = x.folder === y.folder || names.get(x.id) === names.get(y.id);
+      const vx = vectors.get(x.id);
+      const vy = vectors.get(y.id);
+      const similarity = vx && vy ? vectorCosine(vx, vy) : termCosine(x.terms, y.terms);
+      if (!copy && similarity < (vx && vy ? opts.denseReport : opts.lexicalReport)) continue;
+      if (skip.has(`${x.id}\n${y.id}`)) continue;
+      const j = judgePair(x, y, opts);
+      if (!j.reason || !REPORTED.has(j.reason) || j.crossReference) continue;
+      out.push({
+        kind: 'conflict',
+        a: x.id,
+        b: y.id,
+        similarity: Math.max(0, Math.min(1, j.similarity)),
+        reason: j.reason,
+        exampleRequest: exampleRequest(x, y, profiles, j.family),
+        explanation: `${j.evidence}. ${ADVICE[j.reason]}`,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Candidate pairs for a library-wide pair scan, `a` < `b`: each skill with its `k` nearest
+ * neighbours (`neighbours`, e.g. from the vector index, else by shared rare terms) and every
+ * pair of skills sharing a folder name (copies, which a translation can move far apart).
+ */
+export function candidatePairs(profiles: SkillProfiles, k: number, neighbours?: (id: string, k: number) => string[]): [string, string][] {
+  const seen = new Set<string>();
+  const out: [string, string][] = [];
+  const add = (a: string, b: string) => {
+    if (a === b) return;
+    const [x, y] = a < b ? [a, b] : [b, a];
+    const key = `${x}\n${y}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push([x, y]);
+  };
+  const byFolder = new Map<string, string[]>();
+  for (const p of profiles.all()) {
+    for (const other of neighbours ? neighbours(p.id, k) : profiles.lexicalNeighbours(p.id, k)) add(p.id, other);
+    const group = byFolder.get(p.folder) ?? [];
+    for (const other of group) add(p.id, other);
+    group.push(p.id);
+    byFolder.set(p.folder, group);
+  }
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+}
+
+/**
+ * A request both skills would be routed for: the clause of either description that best matches
+ * the other skill's terms, without the words of a mismatched language or platform.
+ */
+export function exampleRequest(a: SkillProfile, b: SkillProfile, profiles: SkillProfiles, family?: FacetFamily): string {
+  let best = { text: '', score: -1 };
+  for (const [self, other] of [[a, b], [b, a]] as const) {
+    for (const raw of self.description.split(/(?<=[.;!?。；！？])\s*|\s+[-–—]\s+|\n+/u)) {
+      const clause = raw.replace(/^(?:use (?:this skill )?(?:when|for|to)|this skill|when)\s+/i, '').trim();
+      if (clause.length < 12) continue;
+      const terms = profiles.ofText(clause).terms;
+      const score = termCosine(terms, other.terms) + termCosine(terms, self.terms) * 0.25;
+      if (score > best.score) best = { text: clause, score };
+    }
+  }
+  let text = best.text || `${a.name} ${b.name}`;
+  if (family) text = stripFacet(text, family);
+  text = text.replace(/[.;。；]+$/u, '');
+  return text.length > 140 ? `${text.slice(0, 137).replace(/\s+\S*$/u, '')}...` : text;
+}

@@ -1,0 +1,169 @@
+/**
+ * Facets of a skill or a request that decide whether two skills can serve one request: the
+ * programming languages and package ecosystems, platforms (mobile OS, cloud, game engine, ...),
+ * audiences and business segments it is written for, whether it is an umbrella skill (a router,
+ * bundle, index, example or "fundamentals" skill) rather than a task skill, and which other
+ * skills it names ("not for X, use Y").
+ *
+ * Detection is by word lists over name, description and the first lines of the body: cheap,
+ * deterministic and explainable in a diagnostic ("Rust vs Go").
+ */
+
+/** A facet family; two skills with disjoint values in one family rarely serve one request. */
+export type FacetFamily = 'language' | 'frontend' | 'mobile' | 'cloud' | 'engine' | 'wiki' | 'audience' | 'segment';
+
+/** Families whose mismatch is a language or ecosystem mismatch; the rest are platforms or people. */
+export const ECOSYSTEM_FAMILIES: readonly FacetFamily[] = ['language', 'frontend'];
+export const PLATFORM_FAMILIES: readonly FacetFamily[] = ['mobile', 'cloud', 'engine', 'wiki'];
+
+/** Detected facet values by family, e.g. `{ language: ['rust'], cloud: ['azure'] }`. */
+export type Facets = Partial<Record<FacetFamily, string[]>>;
+
+interface Rule {
+  family: FacetFamily;
+  value: string;
+  /** Matched against the lower-cased text with word boundaries (CJK patterns as substrings). */
+  pattern: RegExp;
+  /** Only in the skill name / id (words too ambiguous in prose, such as `go` or `r`)... */
+  nameOnly?: boolean;
+  /** ... or in prose when written this way (case-sensitive: `Go`, not `go`). */
+  cased?: RegExp;
+}
+
+const w = (alternatives: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'u');
+
+const RULES: Rule[] = [
+  // Programming languages and their package ecosystems / defining frameworks.
+  { family: 'language', value: 'python', pattern: w('python|pip|pypi|django|flask|fastapi|pydantic|pytest|poetry|conda|py') },
+  { family: 'language', value: 'rust', pattern: w('rust|cargo|crates\\.io|tokio|rustc') },
+  { family: 'language', value: 'go', pattern: w('golang|goroutines?|go modules?') },
+  { family: 'language', value: 'go', pattern: w('go'), nameOnly: true, cased: /(?<!^|[.!?]\s+)(?<![\p{L}\p{N}])Go(?![\p{L}\p{N}])/u },
+  { family: 'language', value: 'java', pattern: w('java|maven|gradle|spring boot|springboot|jvm|junit') },
+  { family: 'language', value: 'kotlin', pattern: w('kotlin|ktor') },
+  { family: 'language', value: 'swift', pattern: w('swift|swiftui|xcode|objective-c') },
+  { family: 'language', value: 'dotnet', pattern: w('c#|csharp|\\.net|dotnet|nuget|asp\\.net|blazor|nunit|xunit|mstest|entity framework') },
+  { family: 'language', value: 'cpp', pattern: w('c\\+\\+|cpp|cmake') },
+  { family: 'language', value: 'ruby', pattern: w('ruby|ruby on rails|rails apps?|rubygems|rspec') },
+  { family: 'language', value: 'php', pattern: w('php|laravel|symfony|composer\\.json') },
+  { family: 'language', value: 'elixir', pattern: w('elixir|erlang|ecto') },
+  { family: 'language', value: 'scala', pattern: w('scala|sbt') },
+  { family: 'language', value: 'dart', pattern: w('dart|flutter') },
+  { family: 'language', value: 'javascript', pattern: w('javascript|typescript|node\\.js|nodejs|npm|pnpm|yarn|deno|nestjs|next\\.js|nextjs|ts|js|jest|vitest') },
+  { family: 'language', value: 'r', pattern: w('r'), nameOnly: true },
+  { family: 'language', value: 'r', pattern: w('tidyverse|ggplot2|cran|r language|r package') },
+  { family: 'language', value: 'julia', pattern: w('julia') },
+  { family: 'language', value: 'haskell', pattern: w('haskell|cabal') },
+  { family: 'language', value: 'solidity', pattern: w('solidity') },
+  // Front-end frameworks: a React request does not need the Vue guide.
+  { family: 'frontend', value: 'react', pattern: w('react|jsx|next\\.js|nextjs|react native') },
+  { family: 'frontend', value: 'vue', pattern: w('vue|vue\\.js|vuejs|nuxt|pinia') },
+  { family: 'frontend', value: 'angular', pattern: w('angular|ngrx|rxjs') },
+  { family: 'frontend', value: 'svelte', pattern: w('svelte|sveltekit') },
+  // Platforms where a build picks one.
+  { family: 'mobile', value: 'ios', pattern: w('ios|iphone|ipad|swiftui|uikit|app store|xcode') },
+  { family: 'mobile', value: 'android', pattern: w('android|jetpack compose|google play|kotlin multiplatform') },
+  { family: 'cloud', value: 'aws', pattern: w('aws|amazon web services|aws lambda|amazon s3|dynamodb|cloudformation|ec2|amazon bedrock') },
+  { family: 'cloud', value: 'azure', pattern: w('azure|entra|cosmos db|microsoft fabric|fabric') },
+  { family: 'cloud', value: 'gcp', pattern: w('gcp|google cloud|bigquery|cloud run|firebase|vertex ai') },
+  { family: 'cloud', value: 'alibaba', pattern: /阿里云|aliyun|alibaba cloud|dashscope|百炼/u },
+  { family: 'engine', value: 'unity', pattern: w('unity|unity3d') },
+  { family: 'engine', value: 'godot', pattern: w('godot|gdscript') },
+  { family: 'engine', value: 'unreal', pattern: w('unreal|ue5|ue4|blueprints') },
+  { family: 'wiki', value: 'notion', pattern: w('notion') },
+  { family: 'wiki', value: 'confluence', pattern: w('confluence') },
+  { family: 'wiki', value: 'obsidian', pattern: w('obsidian') },
+  // Who the skill is written for.
+  { family: 'audience', value: 'novice', pattern: /(?<![\p{L}])(?:beginners?|novices?|non-technical|kids|children|for dummies|first-time)(?![\p{L}])|初学者|小白|零基础|儿童|入门/u },
+  { family: 'audience', value: 'expert', pattern: /(?<![\p{L}])(?:experts?|advanced|senior|professionals?|power users?)(?![\p{L}])|专家|资深|高级/u },
+  // Business segment.
+  { family: 'segment', value: 'smb', pattern: /(?<![\p{L}])(?:smbs?|small business(?:es)?|small teams?|solopreneurs?|freelancers?)(?![\p{L}])|小企业|个体/u },
+  { family: 'segment', value: 'enterprise', pattern: /(?<![\p{L}])(?:enterprises?|enterprise-grade|fortune 500)(?![\p{L}])|大型企业|企业级/u },
+];
+
+/** An umbrella skill: routes to, bundles, indexes or introduces other skills. */
+const UMBRELLA = [
+  /(?<![\p{L}])(?:router|entry point|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|fundamentals|example skill|template skill|skill template|placeholder)(?![\p{L}])/u,
+  /路由|入口|索引|合集|基础概念|示例技能|模板技能/u,
+];
+const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|index|bundle|overview|fundamentals|basics|example|template|start|all|skills)(?:$|[-_\s])/u;
+
+/** `text` without the words that name values of `family` (for stack-neutral example requests). */
+export function stripFacet(text: string, family: FacetFamily): string {
+  let out = text;
+  for (const rule of RULES) {
+    if (rule.family !== family) continue;
+    const word = rule.cased ? rule.cased.source : rule.nameOnly ? null : rule.pattern.source;
+    if (!word) continue;
+    const flags = rule.cased ? 'gu' : 'giu';
+    // "... from Rust with the blobs crate" goes as a whole phrase, up to the clause's end.
+    out = out.replace(new RegExp(`\\s+(?:in|from|with|using|for|via|on)\\s+(?:the\\s+)?(?:${word})[^,;.。，；]*`, flags), '');
+    out = out.replace(new RegExp(word, flags), ' ');
+  }
+  return out.replace(/\s+([,.;:])/g, '$1').replace(/\s{2,}/g, ' ').trim();
+}
+
+/** The facets of one text; `name` is the skill name or folder (for name-only words). */
+export function detectFacets(text: string, name = ''): Facets {
+  const body = text.toLowerCase();
+  const head = name.toLowerCase().replace(/[_]+/g, '-');
+  const headWords = head.replace(/-/g, ' ');
+  const out: Facets = {};
+  for (const rule of RULES) {
+    const hit = rule.nameOnly
+      ? rule.pattern.test(headWords) || (rule.cased?.test(text) ?? false)
+      : rule.pattern.test(body) || rule.pattern.test(headWords);
+    if (!hit) continue;
+    const list = (out[rule.family] ??= []);
+    if (!list.includes(rule.value)) list.push(rule.value);
+  }
+  // TypeScript helpers and React skills often mention Node; a frontend value implies JavaScript.
+  if (out.frontend?.length && out.language && !out.language.includes('javascript')) out.language.push('javascript');
+  for (const list of Object.values(out)) list?.sort();
+  return out;
+}
+
+/** True when the skill presents itself as a router, bundle, index, example or fundamentals skill. */
+export function isUmbrella(name: string, description: string): boolean {
+  const text = description.toLowerCase();
+  return UMBRELLA_NAME.test(name.toLowerCase()) || UMBRELLA.some((re) => re.test(text));
+}
+
+/**
+ * Families where both sides name values and share none: the pair needs different stacks or
+ * platforms. `spans` (the request's own facets) lifts a family the request itself spans.
+ */
+export function facetMismatches(a: Facets, b: Facets, spans?: Facets): { family: FacetFamily; a: string[]; b: string[] }[] {
+  const out: { family: FacetFamily; a: string[]; b: string[] }[] = [];
+  for (const family of Object.keys(a) as FacetFamily[]) {
+    const va = a[family];
+    const vb = b[family];
+    if (!va?.length || !vb?.length) continue;
+    if (va.some((v) => vb.includes(v))) continue;
+    // A request naming values of both sides (a Rust-to-Go port) spans the family.
+    const q = spans?.[family];
+    if (q && va.some((v) => q.includes(v)) && vb.some((v) => q.includes(v))) continue;
+    out.push({ family, a: va, b: vb });
+  }
+  return out;
+}
+
+/** Lower-cased folder name of a skill id (`owner__repo/pdf-extract` → `pdf-extract`). */
+export function folderOf(id: string): string {
+  const slash = id.lastIndexOf('/');
+  return (slash < 0 ? id : id.slice(slash + 1)).toLowerCase();
+}
+
+/**
+ * Whether `text` names the skill `name` as a separate skill ("use pdf-reader instead", "not for
+ * X"). Names shorter than 4 characters are ignored (too likely to be ordinary words).
+ */
+export function mentionsSkill(text: string, name: string): boolean {
+  const n = name.toLowerCase().trim();
+  if (n.length < 4 || !/[-_]/.test(n) && !/[\u3400-\u9fff]/.test(n) && n.length < 8) return false;
+  const t = text.toLowerCase();
+  const at = t.indexOf(n);
+  if (at < 0) return false;
+  const before = at > 0 ? t[at - 1] : ' ';
+  const after = t[at + n.length] ?? ' ';
+  return !/[\p{L}\p{N}-]/u.test(before) && !/[\p{L}\p{N}-]/u.test(after);
+}

@@ -1,0 +1,317 @@
+/**
+ * Features of the learned reranker over the fused top candidates of one request.
+ *
+ * Point features describe (request, candidate): the first-stage scores and ranks, how much of the
+ * request the skill's name, description, headings, body and best passage cover (IDF-weighted),
+ * the request naming the skill, language match, and whether the request's languages or platforms
+ * agree with the skill's. Context features describe (candidate, higher-ranked candidates) for a
+ * given order: similarity and predicted SKIP conflicts with the skills above it, and how much of
+ * the request it covers that the skills above it do not (what a second or third skill adds).
+ *
+ * Training (scripts/trainReranker.ts) and routing compute features with this one module.
+ */
+import { judgePair, termCosine, type SkillProfile, type SkillProfiles } from '../analysis/conflicts';
+import { facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
+import type { SkipReason } from '../analysis/types';
+import type { SkillDoc } from '../service';
+import { cleanMarkdown, headings, type Passage } from '../text/passages';
+
+/** One first-stage candidate as the reranker sees it. */
+export interface RerankCandidate {
+  id: string;
+  /** Fused first-stage score. */
+  fused: number;
+  /** Normalised lexical score, 0..1. */
+  lexical: number;
+  /** Dense cosine, null without an embedder. */
+  dense: number | null;
+}
+
+/** Analysed term sets of one skill's fields, computed once per skill version. */
+export interface SkillFields {
+  hash: string;
+  name: Set<string>;
+  description: Set<string>;
+  headings: Set<string>;
+  body: Set<string>;
+  passages: Set<string>[];
+  /** English senses of a Chinese skill's name, description and headings (the bridge); empty otherwise. */
+  bridge: Set<string>;
+}
+
+/** Body text analysed per skill; very long bodies rarely match past this. */
+const BODY_CHARS = 30_000;
+const PASSAGES = 40;
+
+/** Caches `SkillFields` by skill id, recomputed when the skill's hash changes. */
+export class FieldCache {
+  private readonly byId = new Map<string, SkillFields>();
+
+  constructor(
+    private readonly analyzer: (text: string) => string[],
+    /** Bridge terms of a skill (the engine's Chinese-English bridge), when there is one. */
+    private readonly bridge?: (doc: SkillDoc) => readonly string[],
+  ) {}
+
+  get(doc: SkillDoc, passages: readonly Passage[]): SkillFields {
+    const hit = this.byId.get(doc.id);
+    if (hit && hit.hash === doc.hash) return hit;
+    const a = (text: string) => new Set(this.analyzer(text));
+    const fields: SkillFields = {
+      hash: doc.hash,
+      name: a(doc.name.replace(/[-_]/g, ' ')),
+      description: a(doc.description),
+      headings: a(headings(doc.body).join('\n')),
+      body: a(cleanMarkdown(doc.body.slice(0, BODY_CHARS))),
+      passages: passages.slice(0, PASSAGES).map((p) => a(`${p.heading} ${p.text}`)),
+      bridge: new Set(this.bridge?.(doc) ?? []),
+    };
+    this.byId.set(doc.id, fields);
+    return fields;
+  }
+
+  /** Drops skills not in `keep` (after a re-index). */
+  prune(keep: ReadonlySet<string>): void {
+    for (const id of [...this.byId.keys()]) if (!keep.has(id)) this.byId.delete(id);
+  }
+}
+
+/** Everything the features read about one request and its candidates. */
+export interface RerankRequest {
+  query: string;
+  /** Analysed request terms (with repeats). */
+  terms: readonly string[];
+  /** The request in English when it was bridged from Chinese (its terms count as request terms). */
+  bridgedQuery?: string | null;
+  /** Analyses text as the engine does (for the bridged request). */
+  analyzer?: (text: string) => string[];
+  /** Candidates in first-stage order. */
+  head: readonly RerankCandidate[];
+  profiles: SkillProfiles;
+  fields: FieldCache;
+  doc(id: string): SkillDoc;
+  passages(id: string): readonly Passage[];
+}
+
+export const POINT_FEATURES = [
+  'fused',
+  'lexical',
+  'dense',
+  'denseGap',
+  'fusedGap',
+  'firstStageRank',
+  'nameCoverage',
+  'nameMention',
+  'descriptionCoverage',
+  'requestInNameDescription',
+  'requestInHeadings',
+  'requestInBody',
+  'requestInBestPassage',
+  'tfidfCosine',
+  'umbrella',
+  'facetAgree',
+  'facetClash',
+  'bodyLength',
+] as const;
+
+export const CONTEXT_FEATURES = [
+  'maxSimilarityAbove',
+  'redundantAbove',
+  'copyAbove',
+  'mismatchWithTop',
+  'novelCoverage',
+  'position',
+] as const;
+
+/** Predicted relation between two candidates, for context features and set selection. */
+export interface CandidatePair {
+  similarity: number;
+  reason: SkipReason | null;
+  copy: boolean;
+  evidence: string;
+  /** The facet family of a language or platform mismatch. */
+  family?: FacetFamily;
+}
+
+/** Features of one request's candidates, before any order is chosen. */
+export interface ListFeatures {
+  ids: string[];
+  /** Point features per candidate, in `POINT_FEATURES` order. */
+  point: number[][];
+  /** `pairs[i][j]` for i != j: the judgement of candidates i and j given the request. */
+  pairs: CandidatePair[][];
+  /** Per candidate: the request terms (indexes into `termWeights`) its name, description or headings cover. */
+  covers: number[][];
+  /** IDF weight of each distinct request term, normalised to sum 1. */
+  termWeights: number[];
+  /** Facets the request names (languages, platforms...). */
+  requestFacets: Facets;
+  /** Facets of each candidate. */
+  facets: Facets[];
+}
+
+const log2 = (x: number) => Math.log(x) / Math.LN2;
+
+/** Point features and pairwise judgements for the candidates of one request. */
+export function listFeatures(req: RerankRequest): ListFeatures {
+  const { head, profiles } = req;
+  // A bridged request brings its English senses, so coverage works across languages (Chinese
+  // skills carry their English senses as bridge terms).
+  const bridged = req.bridgedQuery && req.analyzer ? req.analyzer(req.bridgedQuery) : [];
+  const distinct = [...new Set([...req.terms, ...bridged])];
+  const idf = distinct.map((t) => profiles.idfOf(t));
+  const mass = idf.reduce((a, b) => a + b, 0) || 1;
+  const termWeights = idf.map((x) => x / mass);
+  const qIndex = new Map(distinct.map((t, i) => [t, i]));
+  const request = profiles.ofText(req.bridgedQuery ? `${req.query}\n${req.bridgedQuery}` : req.query);
+  const lowerQuery = req.query.toLowerCase();
+  let maxDense = -Infinity;
+  let maxFused = -Infinity;
+  for (const c of head) {
+    if (c.dense !== null && c.dense > maxDense) maxDense = c.dense;
+    if (c.fused > maxFused) maxFused = c.fused;
+  }
+  const covered = (set: ReadonlySet<string>): number => {
+    let s = 0;
+    for (const [t, i] of qIndex) if (set.has(t)) s += termWeights[i];
+    return s;
+  };
+
+  const ids: string[] = [];
+  const point: number[][] = [];
+  const covers: number[][] = [];
+  const profileList: SkillProfile[] = [];
+  head.forEach((c, rank) => {
+    const doc = req.doc(c.id);
+    const f = req.fields.get(doc, req.passages(c.id));
+    const profile = profiles.get(c.id);
+    ids.push(c.id);
+    profileList.push(profile ?? fallbackProfile(doc));
+    let nameHits = 0;
+    for (const t of f.name) if (qIndex.has(t)) nameHits++;
+    const folderWords = c.id.slice(c.id.lastIndexOf('/') + 1).toLowerCase().replace(/[-_]+/g, ' ');
+    const nameMention = (f.name.size >= 2 && nameHits === f.name.size) || (folderWords.length >= 4 && containsWords(lowerQuery, folderWords)) ? 1 : 0;
+    let descHits = 0;
+    for (const t of f.description) if (qIndex.has(t)) descHits++;
+    let bestPassage = 0;
+    for (const p of f.passages) bestPassage = Math.max(bestPassage, covered(p));
+    const cover: number[] = [];
+    for (const [t, i] of qIndex) if (f.name.has(t) || f.description.has(t) || f.headings.has(t) || f.bridge.has(t)) cover.push(i);
+    covers.push(cover);
+    const facets = profile?.facets ?? {};
+    const clash = facetMismatches(request.facets, facets).length > 0 ? 1 : 0;
+    const agree = Object.entries(request.facets).some(([fam, vals]) => (facets[fam as keyof Facets] ?? []).some((v) => vals?.includes(v))) ? 1 : 0;
+    const dense = c.dense ?? 0;
+    point.push([
+      c.fused,
+      c.lexical,
+      dense,
+      c.dense === null ? 0 : c.dense - maxDense,
+      c.fused - maxFused,
+      1 / log2(rank + 2),
+      f.name.size ? nameHits / f.name.size : 0,
+      nameMention,
+      f.description.size ? descHits / Math.sqrt(f.description.size * Math.max(qIndex.size, 1)) : 0,
+      covered(union(union(f.name, f.description), f.bridge)),
+      covered(f.headings),
+      covered(f.body),
+      bestPassage,
+      profile ? termCosine(request.terms, profile.terms) : 0,
+      profile?.umbrella ? 1 : 0,
+      agree,
+      clash,
+      Math.log1p(doc.body.length) / 10,
+    ]);
+  });
+
+  const pairs: CandidatePair[][] = profileList.map(() => []);
+  for (let i = 0; i < profileList.length; i++) {
+    for (let j = i + 1; j < profileList.length; j++) {
+      const jd = judgePair(profileList[i], profileList[j], undefined, request.facets);
+      const pair: CandidatePair = { similarity: jd.similarity, reason: jd.reason, copy: jd.copy, evidence: jd.evidence, ...(jd.family ? { family: jd.family } : {}) };
+      pairs[i][j] = pair;
+      pairs[j][i] = pair;
+    }
+  }
+  return { ids, point, pairs, covers, termWeights, requestFacets: request.facets, facets: profileList.map((p) => p.facets) };
+}
+
+/**
+ * Whether candidate `i` is for another language or platform than the top candidate `top` in a
+ * family the request itself names (and `i` lacks what the request names): a request that names
+ * no language says nothing about a split between two skills' languages.
+ */
+export function requestMismatch(lf: ListFeatures, i: number, top: number): boolean {
+  const pair = lf.pairs[i][top];
+  if (!pair?.family || (pair.reason !== 'language_ecosystem_mismatch' && pair.reason !== 'platform_exclusive')) return false;
+  const wanted = lf.requestFacets[pair.family];
+  if (!wanted?.length) return false;
+  return !(lf.facets[i][pair.family] ?? []).some((v) => wanted.includes(v));
+}
+
+/** A conflict that makes a SKIP partner (the rest depend more on the request). */
+export function isHardConflict(reason: SkipReason | null): boolean {
+  return reason === 'function_redundant' || reason === 'language_ecosystem_mismatch' || reason === 'platform_exclusive';
+}
+
+/**
+ * Context features of every candidate for the order `order` (candidate indexes, best first):
+ * each candidate is described relative to the candidates placed above it.
+ */
+export function contextFeatures(lf: ListFeatures, order: readonly number[]): number[][] {
+  const out: number[][] = new Array(lf.ids.length);
+  const seen = new Set<number>();
+  const top = order[0];
+  order.forEach((i, position) => {
+    let maxSim = 0;
+    let redundant = 0;
+    let copy = 0;
+    for (const j of order.slice(0, position)) {
+      const p = lf.pairs[i][j];
+      if (p.similarity > maxSim) maxSim = p.similarity;
+      if (p.reason === 'function_redundant') redundant = 1;
+      if (p.copy) copy = 1;
+    }
+    const mismatch = position > 0 && requestMismatch(lf, i, top) ? 1 : 0;
+    let novel = 0;
+    for (const t of lf.covers[i]) if (!seen.has(t)) novel += lf.termWeights[t];
+    out[i] = [maxSim, redundant, copy, mismatch, novel, 1 / log2(position + 2)];
+    for (const t of lf.covers[i]) seen.add(t);
+  });
+  return out;
+}
+
+function union(a: Set<string>, b: Set<string>): Set<string> {
+  const out = new Set(a);
+  for (const t of b) out.add(t);
+  return out;
+}
+
+/** Whether `phrase` (space-separated words) occurs in `text` on word boundaries. */
+function containsWords(text: string, phrase: string): boolean {
+  let at = text.indexOf(phrase);
+  while (at >= 0) {
+    const before = at > 0 ? text[at - 1] : ' ';
+    const after = text[at + phrase.length] ?? ' ';
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+    at = text.indexOf(phrase, at + 1);
+  }
+  return false;
+}
+
+/** A profile for a skill indexed after the profiles were built (no vector, no terms). */
+function fallbackProfile(doc: SkillDoc): SkillProfile {
+  return {
+    id: doc.id,
+    name: doc.name,
+    folder: doc.id.slice(doc.id.lastIndexOf('/') + 1).toLowerCase(),
+    collection: doc.id.includes('/') ? doc.id.slice(0, doc.id.indexOf('/')) : '',
+    description: doc.description,
+    lowerDescription: doc.description.toLowerCase(),
+    lang: doc.lang,
+    facets: {},
+    umbrella: false,
+    terms: new Map(),
+    nameTerms: new Set(),
+  };
+}

@@ -1,0 +1,121 @@
+/** Quick fixes offered on SKILL.md diagnostics (the edits themselves are in quickFixes.ts). */
+import type { CodeAction, Diagnostic, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import { CodeActionKind } from 'vscode-languageserver';
+import { parseFrontMatter } from '../core/parse/frontMatter';
+import { isProfileId, type ProfileId } from '../core/parse/validate';
+import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
+import type { DiagnosticData } from './diagnostics';
+import {
+  addDisambiguationEdit,
+  descriptionLimit,
+  ignoreCommentEdit,
+  ignoreMetadataEdit,
+  setNameEdit,
+  trimDescriptionEdit,
+} from './quickFixes';
+
+export interface CodeActionInput {
+  uri: string;
+  text: string;
+  range: Range;
+  diagnostics: Diagnostic[];
+  /** The folder name `name` must equal; undefined for folder-less files. */
+  folderName?: string;
+  /** Descriptions of twin skills by id (for the disambiguation line). */
+  twinDescription(id: string): string | undefined;
+  /** Whether the client can show a preview before applying (change annotations). */
+  annotations: boolean;
+}
+
+const overlaps = (a: Range, b: Range) =>
+  !(a.end.line < b.start.line || (a.end.line === b.start.line && a.end.character < b.start.character) ||
+    b.end.line < a.start.line || (b.end.line === a.start.line && b.end.character < a.start.character));
+
+function edit(uri: string, edits: TextEdit[]): WorkspaceEdit {
+  return { changes: { [uri]: edits } };
+}
+
+const preview = (s: string, n = 60) => (s.length > n ? `…${s.slice(-n)}` : s);
+
+export function codeActions(input: CodeActionInput): CodeAction[] {
+  const { uri, text } = input;
+  const ours = input.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+  const actions: CodeAction[] = [];
+  const fm = parseFrontMatter(text);
+
+  // Name ≠ folder: offered from our diagnostic, or on the name line when only VS Code reports it.
+  const name = fm.data.name;
+  const nameRange = fm.keyRanges.name;
+  const nameDiags = ours.filter((d) => d.code === 'frontmatter.name-mismatch' || d.code === 'frontmatter.name-missing');
+  const mismatch = input.folderName !== undefined && (typeof name !== 'string' || name.trim() !== input.folderName);
+  if (mismatch && (nameDiags.length || (nameRange && overlaps(nameRange, input.range)))) {
+    const edits = setNameEdit(text, input.folderName!);
+    if (edits) {
+      actions.push({
+        title: `Set name to the folder name "${input.folderName}"`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: nameDiags,
+        isPreferred: true,
+        edit: edit(uri, edits),
+      });
+    }
+  }
+
+  for (const d of ours) {
+    const data = (d.data ?? {}) as DiagnosticData;
+    if (d.code === 'frontmatter.description-too-long' || d.code === 'skill.budget') {
+      const profile = data.profile && isProfileId(data.profile) ? (data.profile as ProfileId) : undefined;
+      const limit = descriptionLimit(fm.data, d.code === 'skill.budget' ? profile : undefined);
+      const trim = limit !== null ? trimDescriptionEdit(text, limit) : null;
+      if (trim) {
+        const title = `Trim the description to ${trim.kept.length} characters (cuts "${preview(trim.removed, 40)}")`;
+        const wsEdit: WorkspaceEdit = input.annotations
+          ? {
+              changeAnnotations: {
+                trim: { label: 'Trim description', description: `Removes: ${trim.removed}`, needsConfirmation: true },
+              },
+              documentChanges: [
+                {
+                  textDocument: { uri, version: null },
+                  edits: trim.edits.map((e) => ({ ...e, annotationId: 'trim' })),
+                },
+              ],
+            }
+          : edit(uri, trim.edits);
+        actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: wsEdit });
+      }
+    }
+    if ((d.code === 'skill.near-duplicate' || d.code === 'skill.conflict') && data.twin) {
+      const twin = { name: data.twin.name, description: input.twinDescription(data.twin.id) ?? '' };
+      const add = addDisambiguationEdit(text, twin);
+      if (add) {
+        actions.push({
+          title: `Add a line to the description saying when to use "${twin.name}" instead`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [d],
+          isPreferred: true,
+          edit: edit(uri, add),
+        });
+      }
+      const comment = ignoreCommentEdit(text, String(d.code), twin.name);
+      if (comment) {
+        actions.push({
+          title: `Ignore ${d.code} about "${twin.name}" in this skill (comment)`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [d],
+          edit: edit(uri, comment),
+        });
+      }
+      const meta = ignoreMetadataEdit(text, twin.name);
+      if (meta) {
+        actions.push({
+          title: `Ignore every finding about "${twin.name}" in this skill (front matter metadata)`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [d],
+          edit: edit(uri, meta),
+        });
+      }
+    }
+  }
+  return actions;
+}

@@ -1,0 +1,229 @@
+/**
+ * LSP wiring: capabilities, document sync, watched files, folders, settings and the custom
+ * requests, each handler a thin call into the workspace index or a pure helper. Handlers never
+ * throw at the client: errors are logged and answered with an empty result (or a request error).
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Connection, InitializeResult } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  WatchKind,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { version } from '../../package.json';
+import { openLibrary, packageRoot } from '../node/library';
+import {
+  IndexStatusNotification,
+  IndexStatusRequest,
+  ReindexRequest,
+  RouteRequest,
+  type InitializationOptions,
+} from '../shared/protocol';
+import { codeActions } from './codeActions';
+import { frontMatterCompletions, frontMatterHover } from './frontMatterHelp';
+import { errorMessage, ServerLogger } from './logger';
+import { sanitiseSettings, type ServerSettings } from './settings';
+import { isSkillDocument, WorkspaceIndex, type IndexHost } from './workspaceIndex';
+
+export const SERVER_VERSION: string = version;
+
+/** Where diagnostic codes link to: the installed docs/diagnostics.md, else the project's copy online. */
+export function diagnosticsDocs(): string {
+  const local = path.join(packageRoot(), 'docs', 'diagnostics.md');
+  return existsSync(local) ? pathToFileURL(local).href : 'https://github.com/skill-router/skill-router/blob/main/docs/diagnostics.md';
+}
+
+export interface ServerDeps {
+  openLibrary?: IndexHost['openLibrary'];
+  /** Debounce of document checks and of their cross-skill checks (tests shorten them). */
+  debounceMs?: number;
+  semanticDelayMs?: number;
+}
+
+/** Wires the Skill Router language server onto `connection` (call `connection.listen()` after). */
+export function startServer(connection: Connection, deps: ServerDeps = {}): void {
+  const documents = new TextDocuments(TextDocument);
+  const log = new ServerLogger(connection.console);
+  const docsHref = diagnosticsDocs();
+  let index: WorkspaceIndex | undefined;
+  let hasConfiguration = false;
+  let canRegisterWatchers = false;
+  let canRegisterConfiguration = false;
+  let hasFolderEvents = false;
+  let annotations = false;
+  let folders: string[] = [];
+  let fallbackSettings: unknown = {};
+
+  const settingsFor = async (scopeUri: string | null): Promise<ServerSettings> => {
+    let raw: unknown = fallbackSettings;
+    if (hasConfiguration) {
+      try {
+        raw = await connection.workspace.getConfiguration({ scopeUri: scopeUri ?? undefined, section: 'skillRouter' });
+      } catch (err) {
+        log.warn(`could not read settings: ${errorMessage(err)}`);
+      }
+    }
+    const { settings, problems } = sanitiseSettings(raw);
+    for (const p of problems) log.warn(p);
+    log.level = settings.logLevel;
+    return settings;
+  };
+
+  /** Runs a handler; a throw is logged and answered with `fallback`. */
+  const safe = <P, R>(name: string, fallback: R, fn: (p: P) => R | Promise<R>) => async (p: P): Promise<R> => {
+    try {
+      return await fn(p);
+    } catch (err) {
+      log.error(`${name} failed: ${errorMessage(err)}${err instanceof Error && err.stack ? `\n${err.stack}` : ''}`);
+      return fallback;
+    }
+  };
+
+  connection.onInitialize((params): InitializeResult => {
+    const init = (params.initializationOptions ?? {}) as InitializationOptions & { settings?: unknown };
+    fallbackSettings = init.settings ?? {};
+    const caps = params.capabilities;
+    hasConfiguration = !!caps.workspace?.configuration;
+    canRegisterWatchers = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    canRegisterConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
+    hasFolderEvents = !!caps.workspace?.workspaceFolders;
+    annotations = !!caps.workspace?.workspaceEdit?.changeAnnotationSupport;
+    folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    const envMs = (name: string) => {
+      const v = Number(process.env[name]);
+      return process.env[name] && Number.isFinite(v) && v >= 0 ? v : undefined;
+    };
+    index = new WorkspaceIndex(
+      {
+        openLibrary: deps.openLibrary ?? openLibrary,
+        settings: settingsFor,
+        publish: (uri, diagnostics, version) => void connection.sendDiagnostics({ uri, diagnostics, version }),
+        progress: (title) => connection.window.createWorkDoneProgress().then((r) => {
+          r.begin(title, 0, undefined, true);
+          return r;
+        }),
+        status: (status) => void connection.sendNotification(IndexStatusNotification, status),
+        href: (code) => `${docsHref}#${code}`,
+        log,
+      },
+      {
+        init,
+        debounceMs: deps.debounceMs ?? envMs('SKILL_ROUTER_DEBOUNCE_MS'),
+        semanticDelayMs: deps.semanticDelayMs ?? envMs('SKILL_ROUTER_SEMANTIC_DELAY_MS'),
+      },
+    );
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        completionProvider: { resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'skill-router', version: SERVER_VERSION },
+    };
+  });
+
+  connection.onInitialized(
+    safe('initialized', undefined, async () => {
+      if (canRegisterConfiguration) await connection.client.register(DidChangeConfigurationNotification.type, { section: 'skillRouter' });
+      if (canRegisterWatchers) {
+        await connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: '**/SKILL.md' }, { globPattern: '**/*', kind: WatchKind.Delete }],
+        });
+      }
+      if (hasFolderEvents) {
+        connection.workspace.onDidChangeWorkspaceFolders(
+          safe('workspace folders', undefined, (e) => index!.changeFolders(e.added.map((f) => f.uri), e.removed.map((f) => f.uri))),
+        );
+      }
+      log.info(`Skill Router ${SERVER_VERSION} (Node ${process.version}), ${folders.length} workspace folder(s)`);
+      await index!.changeFolders(folders, []);
+    }),
+  );
+
+  connection.onDidChangeConfiguration(safe('configuration', undefined, () => index?.settingsChanged()));
+  connection.onDidChangeWatchedFiles(safe('watched files', undefined, (p) => index?.filesChanged(p.changes)));
+
+  documents.onDidChangeContent((e) => {
+    try {
+      if (isSkillDocument(e.document.uri, e.document.languageId)) {
+        index?.documentChanged(e.document.uri, e.document.getText(), e.document.version, e.document.languageId);
+      }
+    } catch (err) {
+      log.error(`change of ${e.document.uri}: ${errorMessage(err)}`);
+    }
+  });
+  documents.onDidClose((e) => {
+    try {
+      if (isSkillDocument(e.document.uri, e.document.languageId)) index?.documentClosed(e.document.uri);
+    } catch (err) {
+      log.error(`close of ${e.document.uri}: ${errorMessage(err)}`);
+    }
+  });
+
+  connection.onHover(
+    safe('hover', null, (p) => {
+      const doc = documents.get(p.textDocument.uri);
+      if (!doc || !index || !isSkillDocument(doc.uri, doc.languageId)) return null;
+      return frontMatterHover(doc.getText(), p.position, index.settingsFor(doc.uri).profiles);
+    }),
+  );
+
+  connection.onCompletion(
+    safe('completion', [], (p) => {
+      const doc = documents.get(p.textDocument.uri);
+      if (!doc || !index || !isSkillDocument(doc.uri, doc.languageId)) return [];
+      return frontMatterCompletions(doc.getText(), p.position, index.settingsFor(doc.uri).profiles);
+    }),
+  );
+
+  connection.onCodeAction(
+    safe('code actions', [], (p) => {
+      const doc = documents.get(p.textDocument.uri);
+      if (!doc || !index || !isSkillDocument(doc.uri, doc.languageId)) return [];
+      return codeActions({
+        uri: doc.uri,
+        text: doc.getText(),
+        range: p.range,
+        diagnostics: p.context.diagnostics,
+        folderName: index.folderNameOf(doc.uri),
+        twinDescription: (id) => index!.skillDescription(doc.uri, id),
+        annotations,
+      });
+    }),
+  );
+
+  connection.onRequest(RouteRequest, async (params) => {
+    if (!index) throw new ResponseError(-32002, 'the server is not initialised');
+    if (typeof params?.query !== 'string' || !params.query.trim()) throw new ResponseError(-32602, 'route needs a non-empty "query"');
+    try {
+      return await index.route(params);
+    } catch (err) {
+      log.warn(`route: ${errorMessage(err)}`);
+      throw new ResponseError(-32803, errorMessage(err));
+    }
+  });
+  connection.onRequest(IndexStatusRequest, () => {
+    if (!index) throw new ResponseError(-32002, 'the server is not initialised');
+    return index.status();
+  });
+  connection.onRequest(ReindexRequest, async () => {
+    if (!index) throw new ResponseError(-32002, 'the server is not initialised');
+    await index.reindex();
+    return index.status();
+  });
+
+  connection.onShutdown(async () => {
+    await index?.dispose().catch((err) => log.error(`shutdown: ${errorMessage(err)}`));
+  });
+
+  documents.listen(connection);
+}

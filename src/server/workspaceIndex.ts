@@ -1,0 +1,817 @@
+/**
+ * The server's view of the workspace: one library (engine instance) per workspace folder, the
+ * open SKILL.md buffers (which win over disk), incremental updates of one skill at a time, and
+ * which skills' diagnostics depend on which (a near-duplicate warning sits on both twins, so an
+ * edit to either re-checks the other).
+ *
+ * Work on one library runs in order on its queue; edits are debounced per document, superseded
+ * edits are cancelled, and results for a document version that is no longer current are dropped.
+ * An edit is checked in two steps, as type checkers do: the skill itself at once (parse,
+ * validation, index update, its last known pair findings), then after a pause in typing the
+ * cross-skill checks, which rescan the library for that skill and re-publish its twins.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CancellationToken, Diagnostic, WorkDoneProgressServerReporter } from 'vscode-languageserver';
+import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
+import { DEFAULT_BUDGETS, listingBudgets } from '../cli/check';
+import type { PairFinding } from '../core/analysis/types';
+import { decodeSkillBytes, parseSkill, SkillReadError } from '../core/parse/skillDoc';
+import type { IndexStats, LiveSkillService, SkillDoc } from '../core/service';
+import { CancelledError, type CancelToken } from '../core/types';
+import type { SkillFileRef } from '../core/workspace';
+import { skillRefFor } from '../node/fsWorkspace';
+import type { Device, OpenLibraryOptions } from '../node/library';
+import type { FolderStatus, IndexState, IndexStatus, InitializationOptions, RouteItem, RouteParams, RouteResponse } from '../shared/protocol';
+import { skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
+import { errorMessage, type ServerLogger } from './logger';
+import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
+
+/** What the index needs from the LSP connection (and what tests fake). */
+export interface IndexHost {
+  openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillService>;
+  settings(folderUri: string | null): Promise<ServerSettings>;
+  publish(uri: string, diagnostics: Diagnostic[], version?: number): void;
+  /** A cancellable progress report shown by the client. */
+  progress(title: string): Promise<Pick<WorkDoneProgressServerReporter, 'report' | 'done' | 'token'>>;
+  status(status: IndexStatus): void;
+  /** Link of a diagnostic code into docs/diagnostics.md. */
+  href(code: string): string;
+  log: ServerLogger;
+}
+
+export interface IndexOptions {
+  init: InitializationOptions;
+  /** Quiet time after the last keystroke before a document is re-checked. */
+  debounceMs?: number;
+  /** Quiet time after the last keystroke before the cross-skill checks of a document run. */
+  semanticDelayMs?: number;
+  /** Quiet time after the last update before the vector cache is written. */
+  flushAfterMs?: number;
+}
+
+interface OpenDoc {
+  uri: string;
+  /** File path for `file:` URIs; the URI itself otherwise. */
+  key: string;
+  text: string;
+  version: number;
+  languageId: string;
+  /** When the current version arrived (for the edit-to-diagnostics timing). */
+  receivedAt: number;
+}
+
+const now = () => performance.now();
+const STAGES: Record<string, [number, number]> = {
+  'load model': [0, 5],
+  read: [5, 35],
+  embed: [35, 98],
+  'vector index': [98, 100],
+};
+
+class Library {
+  service: LiveSkillService | null = null;
+  state: IndexState = 'starting';
+  stats: IndexStats | null = null;
+  error: string | null = null;
+  settings: ServerSettings = DEFAULT_SETTINGS;
+  /**
+   * Pair findings by skill, for the skills analysed so far. Pairs are symmetric, so an edit to one
+   * skill rescans that skill only and splices its new pairs into its twins' lists.
+   */
+  pairs = new Map<string, PairFinding[]>();
+  /** Progress of the cross-skill pass that follows an index. */
+  analysis: { done: number; total: number } | null = null;
+  /** Counts cross-skill passes; a newer one stops an older one. */
+  analysisRun = 0;
+  /** Skill id → SKILL.md path, kept after a skill is gone so its diagnostics can be cleared. */
+  paths = new Map<string, string>();
+  /** URIs this library published diagnostics for. */
+  published = new Set<string>();
+  generation = 0;
+  /** Cancels the index run in progress for this folder. */
+  cancel: CancellationTokenSource | null = null;
+  flushTimer: NodeJS.Timeout | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly uri: string, readonly root: string) {}
+
+  get name(): string {
+    return path.basename(this.root);
+  }
+
+  /** Runs `fn` after the work queued before it. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/**
+ * Cancels a token source at most once: vscode-jsonrpc's `cancel()` throws when called again on a
+ * source cancelled before anyone read its token.
+ */
+export function cancelOnce(source: CancellationTokenSource | null | undefined): void {
+  if (source && !source.token.isCancellationRequested) source.cancel();
+}
+
+/** A path for `file:` URIs, else the URI (untitled buffers, virtual files). */
+export function keyOf(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
+}
+
+/** Whether a document is a SKILL.md the server checks. */
+export function isSkillDocument(uri: string, languageId?: string): boolean {
+  return languageId === 'skill' || /(^|[/\\])SKILL\.md$/.test(keyOf(uri));
+}
+
+export class WorkspaceIndex {
+  private readonly libraries = new Map<string, Library>();
+  private readonly docs = new Map<string, OpenDoc>();
+  /** Open buffers by path, shared with every library's file reader. */
+  private readonly overlay = new Map<string, string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly docCancel = new Map<string, CancellationTokenSource>();
+  private readonly standalonePublished = new Set<string>();
+  private progress: IndexStatus['progress'] = null;
+  private lastError: string | null = null;
+  private timings: IndexStatus['timings'] = { indexMs: null, lastUpdateMs: null, lastDiagnosticsMs: null };
+  private statusTimer: NodeJS.Timeout | undefined;
+  private lastStatusAt = 0;
+  private disposed = false;
+  private readonly debounceMs: number;
+  private readonly semanticDelayMs: number;
+  private readonly flushAfterMs: number;
+  private readonly semanticTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly host: IndexHost, private readonly opts: IndexOptions) {
+    this.debounceMs = opts.debounceMs ?? 75;
+    this.semanticDelayMs = opts.semanticDelayMs ?? 400;
+    this.flushAfterMs = opts.flushAfterMs ?? 5000;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Folders and indexing
+
+  /** Adds and removes workspace folders; added ones are indexed. */
+  async changeFolders(added: string[], removed: string[]): Promise<void> {
+    for (const uri of removed) {
+      const lib = this.libraries.get(uri);
+      if (!lib) continue;
+      this.libraries.delete(uri);
+      await this.closeLibrary(lib);
+      for (const u of lib.published) this.host.publish(u, []);
+    }
+    const fresh: Library[] = [];
+    for (const uri of added) {
+      if (this.libraries.has(uri) || !uri.startsWith('file:')) continue;
+      const lib = new Library(uri, keyOf(uri));
+      this.libraries.set(uri, lib);
+      fresh.push(lib);
+    }
+    this.emitStatus();
+    if (fresh.length) await this.reindex(fresh);
+  }
+
+  /**
+   * Indexes `libs` (default: all) under one cancellable progress report. A folder that is being
+   * indexed already starts over.
+   */
+  async reindex(libs: Library[] = [...this.libraries.values()]): Promise<void> {
+    if (!libs.length) {
+      this.emitStatus(true);
+      return;
+    }
+    const sources = libs.map((lib) => {
+      cancelOnce(lib.cancel);
+      lib.cancel = new CancellationTokenSource();
+      lib.state = 'indexing';
+      lib.generation++;
+      return lib.cancel;
+    });
+    this.progress = { stage: 'starting', done: 0, total: 0, percent: 0 };
+    this.emitStatus(true);
+    let reporter: Awaited<ReturnType<IndexHost['progress']>> | undefined;
+    try {
+      reporter = await this.host.progress('Indexing skills');
+      reporter.token.onCancellationRequested(() => sources.forEach(cancelOnce));
+    } catch (err) {
+      this.host.log.debug(`no progress report: ${errorMessage(err)}`);
+    }
+    const t0 = now();
+    let lastReport = 0;
+    try {
+      for (let i = 0; i < libs.length; i++) {
+        const lib = libs[i];
+        if (!this.libraries.has(lib.uri)) continue;
+        const onProgress = (stage: string, done: number, total: number) => {
+          const [lo, hi] = STAGES[stage] ?? [0, 100];
+          const within = total > 0 ? lo + ((hi - lo) * done) / total : lo;
+          const percent = Math.min(100, Math.round(((i + within / 100) / libs.length) * 100));
+          this.progress = { stage, done, total, percent };
+          if (now() - lastReport > 100 || done === total) {
+            lastReport = now();
+            reporter?.report(percent, `${lib.name}: ${stage} ${done}/${total}`);
+            this.emitStatus();
+          }
+        };
+        await this.indexLibrary(lib, sources[i].token, onProgress);
+      }
+    } finally {
+      reporter?.done();
+      libs.forEach((lib, i) => {
+        if (lib.cancel === sources[i]) lib.cancel = null;
+      });
+      this.progress = null;
+      this.timings.indexMs = Math.round(now() - t0);
+      this.emitStatus(true);
+    }
+  }
+
+  private async indexLibrary(lib: Library, token: CancellationToken, progress: (stage: string, done: number, total: number) => void): Promise<void> {
+    const generation = lib.generation;
+    await lib.run(async () => {
+      if (generation !== lib.generation || this.disposed) return;
+      if (token.isCancellationRequested) {
+        lib.state = 'cancelled';
+        return;
+      }
+      await this.disposeService(lib);
+      lib.analysis = null;
+      let service: LiveSkillService | null = null;
+      try {
+        lib.settings = await this.host.settings(lib.uri);
+        service = await this.host.openLibrary(this.libraryOptions(lib, progress));
+        const stats = await service.index({ token, progress });
+        if (generation !== lib.generation || this.disposed) {
+          await service.dispose();
+          return;
+        }
+        lib.service = service;
+        lib.stats = stats;
+        lib.error = null;
+        // Buffers edited while the files were being read.
+        for (const doc of this.docs.values()) {
+          const ref = this.refFor(lib, doc.key);
+          if (ref) await this.updateOne(lib, ref, new TextEncoder().encode(doc.text)).catch(() => undefined);
+        }
+        lib.state = 'ready';
+        this.host.log.info(
+          `${lib.name}: ${stats.skills} skills (${stats.cached} from cache, ${stats.embedded} embedded, ${stats.failed} unreadable) ` +
+            `in ${stats.ms} ms; ${stats.model ? `model ${stats.model}` : stats.denseDisabled}`,
+        );
+        this.publishAll(lib, true);
+      } catch (err) {
+        await service?.dispose().catch(() => undefined);
+        if (err instanceof CancelledError || token.isCancellationRequested) {
+          lib.state = 'cancelled';
+          this.host.log.info(`${lib.name}: indexing cancelled`);
+        } else {
+          lib.state = 'error';
+          lib.error = errorMessage(err);
+          this.lastError = `${lib.name}: ${lib.error}`;
+          this.host.log.error(`${lib.name}: indexing failed: ${lib.error}`);
+        }
+        // Open files still get their front-matter checks.
+        for (const doc of this.docs.values()) if (this.libraryFor(doc.key) === lib) this.publishStandalone(doc, lib);
+      }
+    });
+  }
+
+  private libraryOptions(lib: Library, progress: (stage: string, done: number, total: number) => void): OpenLibraryOptions {
+    const model = this.opts.init.model ?? {};
+    const s = lib.settings;
+    const cacheKey = createHash('sha256').update(lib.root).digest('hex').slice(0, 12);
+    return {
+      root: lib.root,
+      noModel: model.enabled === false,
+      modelDir: model.folder ? model.folder : undefined,
+      device: (model.device ?? 'cpu') as Device,
+      cacheDir: this.opts.init.cacheDir ? path.join(this.opts.init.cacheDir, 'index', `${lib.name.replace(/[^\w.-]/g, '_')}-${cacheKey}`) : undefined,
+      profiles: s.profiles,
+      exclude: s.exclude,
+      duplicates: { denseThreshold: s.nearDuplicate.threshold, lexicalThreshold: s.nearDuplicate.lexicalThreshold },
+      overlay: this.overlay,
+      logger: this.host.log,
+      progress,
+    };
+  }
+
+  private async disposeService(lib: Library): Promise<void> {
+    const old = lib.service;
+    lib.service = null;
+    if (!old) return;
+    clearTimeout(lib.flushTimer);
+    await old.flushCache().catch((err) => this.host.log.warn(`${lib.name}: could not write the index cache: ${errorMessage(err)}`));
+    await old.dispose().catch((err) => this.host.log.warn(`${lib.name}: ${errorMessage(err)}`));
+  }
+
+  private async closeLibrary(lib: Library): Promise<void> {
+    cancelOnce(lib.cancel);
+    lib.generation++;
+    await lib.run(() => this.disposeService(lib));
+  }
+
+  /** Re-reads settings; re-indexes folders whose index depends on what changed, re-publishes the rest. */
+  async settingsChanged(): Promise<void> {
+    const reindex: Library[] = [];
+    for (const lib of this.libraries.values()) {
+      const next = await this.host.settings(lib.uri);
+      if (indexAffected(lib.settings, next) || lib.state === 'error' || lib.state === 'cancelled') reindex.push(lib);
+      else {
+        // Another scope covers other skills: their pairs are found again.
+        const rescan = next.diagnostics.scope !== lib.settings.diagnostics.scope;
+        lib.settings = next;
+        await lib.run(async () => this.publishAll(lib, rescan));
+      }
+    }
+    for (const doc of this.docs.values()) if (!this.libraryFor(doc.key)) this.schedule(doc.key, 0);
+    this.emitStatus(true);
+    if (reindex.length) await this.reindex(reindex);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Open documents
+
+  /** A SKILL.md buffer was opened or edited. */
+  documentChanged(uri: string, text: string, version: number, languageId = 'markdown'): void {
+    const key = keyOf(uri);
+    this.docs.set(key, { uri, key, text, version, languageId, receivedAt: now() });
+    if (uri.startsWith('file:')) this.overlay.set(key, text);
+    cancelOnce(this.docCancel.get(key));
+    this.schedule(key, this.debounceMs);
+  }
+
+  /** A buffer was closed: disk wins again. */
+  documentClosed(uri: string): void {
+    const key = keyOf(uri);
+    const doc = this.docs.get(key);
+    this.docs.delete(key);
+    this.overlay.delete(key);
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    clearTimeout(this.semanticTimers.get(key));
+    this.semanticTimers.delete(key);
+    cancelOnce(this.docCancel.get(key));
+    this.docCancel.delete(key);
+    const lib = this.libraryFor(key);
+    if (!lib || !this.refFor(lib, key)) {
+      if (doc) this.host.publish(doc.uri, []);
+      this.standalonePublished.delete(key);
+      return;
+    }
+    void this.diskChanged(lib, [key]);
+  }
+
+  private schedule(key: string, delay: number): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.checkDocument(key).catch((err) => this.fail(`checking ${key}`, err));
+      }, delay),
+    );
+  }
+
+  private async checkDocument(key: string): Promise<void> {
+    const doc = this.docs.get(key);
+    if (!doc) return;
+    const { version } = doc;
+    const lib = this.libraryFor(key);
+    const ref = lib && this.refFor(lib, key);
+    if (!lib || !ref || lib.state !== 'ready' || !lib.service) {
+      this.publishStandalone(doc, lib);
+      return;
+    }
+    const cancel = new CancellationTokenSource();
+    cancelOnce(this.docCancel.get(key));
+    this.docCancel.set(key, cancel);
+    const current = () => this.docs.get(key)?.version === version && !cancel.token.isCancellationRequested;
+    await lib.run(async () => {
+      if (!current() || !lib.service) return;
+      const t0 = now();
+      const previous = lib.service.skill(ref.id);
+      try {
+        await this.updateOne(lib, ref, new TextEncoder().encode(doc.text), cancel.token);
+      } catch (err) {
+        if (err instanceof CancelledError) return;
+        if (!(err instanceof SkillReadError)) throw err;
+      }
+      this.timings.lastUpdateMs = Math.round(now() - t0);
+      if (!current()) return;
+      const updated = lib.service.skill(ref.id);
+      if (updated) this.publishSkill(lib, updated);
+      else this.publishAffected(lib, [ref.id]);
+      this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
+      this.host.log.debug(`${ref.path}: v${version} checked in ${this.timings.lastUpdateMs} ms, published ${this.timings.lastDiagnosticsMs} ms after the edit`);
+      // An unchanged text (opening a file) keeps its pairs; a changed one is rescanned.
+      if (updated && (updated !== previous || !lib.pairs.has(ref.id))) this.scheduleSemantic(lib, key, ref.id, version);
+      this.scheduleFlush(lib);
+      this.emitStatus();
+    });
+  }
+
+  /** Runs the cross-skill checks of an edited skill once typing pauses (the version is still current). */
+  private scheduleSemantic(lib: Library, key: string, id: string, version: number): void {
+    clearTimeout(this.semanticTimers.get(key));
+    this.semanticTimers.set(
+      key,
+      setTimeout(() => {
+        this.semanticTimers.delete(key);
+        void lib
+          .run(async () => {
+            if (this.docs.get(key)?.version !== version || !lib.service) return;
+            const t0 = now();
+            this.publishAffected(lib, [id]);
+            this.host.log.debug(`${id}: cross-skill checks of v${version} in ${Math.round(now() - t0)} ms`);
+          })
+          .catch((err) => this.fail(`cross-skill checks of ${id}`, err));
+      }, this.semanticDelayMs),
+    );
+  }
+
+  /** Validation only (no pair findings): files outside every folder, or before the index is ready. */
+  private publishStandalone(doc: OpenDoc, lib: Library | undefined): void {
+    const settings = lib?.settings ?? DEFAULT_SETTINGS;
+    const dir = path.basename(path.dirname(doc.key));
+    const ref = (lib && this.refFor(lib, doc.key)) ?? { id: dir, path: 'SKILL.md', folderName: dir };
+    const ctx = this.context(lib, settings);
+    let diagnostics: Diagnostic[];
+    try {
+      const { text, invalidUtf8 } = decodeSkillBytes(new TextEncoder().encode(doc.text));
+      diagnostics = skillDiagnostics(parseSkill(ref, text, settings.profiles, invalidUtf8), [], ctx);
+    } catch (err) {
+      diagnostics = unreadableDiagnostic(errorMessage(err), ctx);
+    }
+    this.standalonePublished.add(doc.key);
+    this.host.publish(doc.uri, diagnostics, doc.version);
+    this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Files on disk
+
+  /** Watched-file events: SKILL.md created, changed or deleted, or a folder deleted. */
+  async filesChanged(changes: { uri: string; type: FileChangeType }[]): Promise<void> {
+    const byLib = new Map<Library, string[]>();
+    for (const change of changes) {
+      const key = keyOf(change.uri);
+      const lib = this.libraryFor(key);
+      if (!lib || this.docs.has(key)) continue; // open buffers win over disk
+      let keys = [key];
+      if (change.type === FileChangeType.Deleted && !key.endsWith('SKILL.md')) {
+        // A deleted folder: every skill under it goes.
+        const rel = path.relative(lib.root, key).split(path.sep).join('/');
+        keys = [...lib.paths.values()].filter((p) => p.startsWith(`${rel}/`)).map((p) => path.join(lib.root, ...p.split('/')));
+      }
+      const list = byLib.get(lib) ?? [];
+      list.push(...keys.filter((k) => !this.docs.has(k)));
+      byLib.set(lib, list);
+    }
+    await Promise.all([...byLib].map(([lib, keys]) => this.diskChanged(lib, keys)));
+  }
+
+  /** Re-reads `keys` from disk (gone files are removed) and re-publishes what depends on them. */
+  private async diskChanged(lib: Library, keys: string[]): Promise<void> {
+    if (!keys.length) return;
+    await lib.run(async () => {
+      if (!lib.service || lib.state !== 'ready') return;
+      const ids: string[] = [];
+      for (const key of keys) {
+        const ref = this.refFor(lib, key);
+        if (!ref) continue;
+        const bytes = await fs.readFile(key).then((b) => new Uint8Array(b), () => null);
+        try {
+          await this.updateOne(lib, ref, bytes);
+        } catch (err) {
+          if (!(err instanceof SkillReadError)) this.host.log.warn(`${ref.path}: ${errorMessage(err)}`);
+        }
+        ids.push(ref.id);
+      }
+      this.publishAffected(lib, ids);
+      this.scheduleFlush(lib);
+      this.emitStatus();
+    });
+  }
+
+  private async updateOne(lib: Library, ref: SkillFileRef, bytes: Uint8Array | null, token?: CancelToken): Promise<SkillDoc | null> {
+    lib.paths.set(ref.id, ref.path);
+    return lib.service!.updateFile(ref, bytes, { token });
+  }
+
+  private scheduleFlush(lib: Library): void {
+    clearTimeout(lib.flushTimer);
+    lib.flushTimer = setTimeout(() => {
+      void lib.run(async () => {
+        await lib.service?.flushCache().catch((err) => this.host.log.warn(`${lib.name}: could not write the index cache: ${errorMessage(err)}`));
+      });
+    }, this.flushAfterMs);
+    lib.flushTimer.unref?.();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Publishing
+
+  private context(lib: Library | undefined, settings: ServerSettings): DiagnosticContext {
+    return {
+      settings,
+      href: (code) => this.host.href(code),
+      skill: (id) => lib?.service?.skill(id),
+      uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
+    };
+  }
+
+  private uriOf(lib: Library, relPath: string): string {
+    const abs = path.join(lib.root, ...relPath.split('/'));
+    return this.docs.get(abs)?.uri ?? pathToFileURL(abs).href;
+  }
+
+  private shouldPublish(lib: Library, relPath: string): boolean {
+    return lib.settings.diagnostics.scope === 'workspace' || this.docs.has(path.join(lib.root, ...relPath.split('/')));
+  }
+
+  /**
+   * Publishes every skill of a library with the pair findings known so far. `analyse` (after an
+   * index) forgets them and starts the pass that finds them again.
+   */
+  private publishAll(lib: Library, analyse: boolean): void {
+    const service = lib.service;
+    if (!service) return;
+    if (analyse) lib.pairs.clear();
+    const wanted = service.skills().filter((d) => this.shouldPublish(lib, d.path));
+    const stale = new Set(lib.published);
+    lib.published.clear();
+    for (const doc of service.skills()) lib.paths.set(doc.id, doc.path);
+    for (const doc of wanted) stale.delete(this.publishSkill(lib, doc));
+    const ctx = this.context(lib, lib.settings);
+    for (const f of service.failures()) {
+      if (!f.path.endsWith('SKILL.md') || !this.shouldPublish(lib, f.path)) continue;
+      const uri = this.uriOf(lib, f.path);
+      this.host.publish(uri, unreadableDiagnostic(f.message, ctx), this.versionOf(uri));
+      lib.published.add(uri);
+      stale.delete(uri);
+    }
+    for (const uri of stale) this.host.publish(uri, []);
+    if (analyse) this.analyse(lib, wanted.map((d) => d.id)).catch((err) => this.fail(`${lib.name}: cross-skill checks`, err));
+  }
+
+  /**
+   * Finds the pair findings of `ids`, open files first, in slices of about 50 ms on the library's
+   * queue, so that edits and requests are served in between (all pairs of a large library take
+   * minutes). Each skill is published when its pairs are known. A newer index stops the pass.
+   */
+  private async analyse(lib: Library, ids: string[]): Promise<void> {
+    const run = ++lib.analysisRun;
+    const generation = lib.generation;
+    const live = () => run === lib.analysisRun && generation === lib.generation;
+    const open = new Set([...this.docs.values()].map((d) => this.refFor(lib, d.key)?.id));
+    const queue = [...ids.filter((id) => open.has(id)), ...ids.filter((id) => !open.has(id))];
+    const t0 = now();
+    let i = 0;
+    lib.analysis = { done: 0, total: queue.length };
+    while (i < queue.length && live()) {
+      await lib.run(async () => {
+        const start = now();
+        while (i < queue.length && live() && lib.service && now() - start < 50) {
+          const id = queue[i++];
+          const doc = lib.service.skill(id);
+          if (!doc || lib.pairs.has(id)) continue; // gone, or an edit got there first
+          this.refreshPairs(lib, id);
+          this.publishSkill(lib, doc);
+        }
+      });
+      if (!live()) return;
+      lib.analysis = { done: i, total: queue.length };
+      this.emitStatus();
+      await new Promise((r) => setImmediate(r));
+    }
+    if (!live()) return;
+    lib.analysis = null;
+    this.emitStatus();
+    this.host.log.info(`${lib.name}: cross-skill checks of ${queue.length} skills in ${Math.round(now() - t0)} ms`);
+  }
+
+  /**
+   * Rescans the pairs of `id` (after an edit, or for the first time) and splices them into the
+   * lists of its twins that were analysed already. Returns the twins before and after.
+   */
+  private refreshPairs(lib: Library, id: string): Set<string> {
+    const service = lib.service!;
+    const other = (p: PairFinding) => (p.a === id ? p.b : p.a);
+    const old = lib.pairs.get(id) ?? [];
+    const found = service.skill(id) ? service.pairFindings(id) : [];
+    if (service.skill(id)) lib.pairs.set(id, found);
+    else lib.pairs.delete(id);
+    const twins = new Set([...old.map(other), ...found.map(other)]);
+    for (const t of twins) {
+      const list = lib.pairs.get(t);
+      if (list) lib.pairs.set(t, [...list.filter((p) => p.a !== id && p.b !== id), ...found.filter((p) => p.a === t || p.b === t)]);
+    }
+    return twins;
+  }
+
+  /** Re-publishes `ids` (just updated) and every skill whose findings named them before or name them now. */
+  private publishAffected(lib: Library, ids: string[]): void {
+    const service = lib.service;
+    if (!service) return;
+    const affected = new Set<string>(ids);
+    for (const id of ids) for (const t of this.refreshPairs(lib, id)) affected.add(t);
+    if (lib.settings.diagnostics.scope === 'openFiles') {
+      for (const doc of this.docs.values()) {
+        const ref = this.refFor(lib, doc.key);
+        if (ref) affected.add(ref.id);
+      }
+    }
+    const failures = new Map(service.failures().map((f) => [f.path, f.message]));
+    for (const id of affected) {
+      const doc = service.skill(id);
+      const relPath = doc?.path ?? lib.paths.get(id);
+      if (!relPath) continue;
+      const uri = this.uriOf(lib, relPath);
+      const wanted = this.shouldPublish(lib, relPath);
+      if (doc && wanted) {
+        this.publishSkill(lib, doc);
+        continue;
+      }
+      const failure = !doc && wanted ? failures.get(relPath) : undefined;
+      if (failure) {
+        this.host.publish(uri, unreadableDiagnostic(failure, this.context(lib, lib.settings)), this.versionOf(uri));
+        lib.published.add(uri);
+      } else if (!doc || lib.published.has(uri)) {
+        this.host.publish(uri, [], this.versionOf(uri));
+        lib.published.delete(uri);
+      }
+    }
+  }
+
+  private publishSkill(lib: Library, doc: SkillDoc): string {
+    const uri = this.uriOf(lib, doc.path);
+    const diagnostics = skillDiagnostics(doc, lib.pairs.get(doc.id) ?? [], this.context(lib, lib.settings));
+    this.host.publish(uri, diagnostics, this.versionOf(uri));
+    lib.published.add(uri);
+    return uri;
+  }
+
+  private versionOf(uri: string): number | undefined {
+    return this.docs.get(keyOf(uri))?.version;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lookups
+
+  /** The library whose folder holds `key` (the innermost one for nested folders). */
+  private libraryFor(key: string): Library | undefined {
+    let best: Library | undefined;
+    for (const lib of this.libraries.values()) {
+      const rel = path.relative(lib.root, key);
+      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      if (!best || lib.root.length > best.root.length) best = lib;
+    }
+    return best;
+  }
+
+  private refFor(lib: Library, key: string): SkillFileRef | undefined {
+    return skillRefFor(lib.root, key, lib.settings.exclude);
+  }
+
+  /** Settings that apply to a document (its folder's, else the defaults). */
+  settingsFor(uri: string): ServerSettings {
+    return this.libraryFor(keyOf(uri))?.settings ?? DEFAULT_SETTINGS;
+  }
+
+  /** The description of skill `id` in the library of document `uri`. */
+  skillDescription(uri: string, id: string): string | undefined {
+    return this.libraryFor(keyOf(uri))?.service?.skill(id)?.description;
+  }
+
+  /** The folder name the spec compares `name` with, for a document. */
+  folderNameOf(uri: string): string | undefined {
+    const key = keyOf(uri);
+    const lib = this.libraryFor(key);
+    const ref = lib && this.refFor(lib, key);
+    return ref ? ref.folderName : uri.startsWith('file:') ? path.basename(path.dirname(key)) : undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Requests
+
+  async route(params: RouteParams): Promise<RouteResponse> {
+    const libs = [...this.libraries.values()].filter((l) => (!params.folder || l.uri === params.folder));
+    const ready = libs.filter((l) => l.state === 'ready' && l.service);
+    if (!ready.length) {
+      const why = libs.length ? `the skill index is ${libs.map((l) => l.state).join(', ')}` : 'no workspace folder is open';
+      throw new Error(`cannot route yet: ${why}`);
+    }
+    const settings = ready[0].settings;
+    const k = params.k ?? settings.route.topK;
+    const rerank = params.rerank ?? settings.route.rerank;
+    const items: RouteItem[] = [];
+    let dense: RouteResponse['dense'] = { disabled: 'no library' };
+    const timings = { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 };
+    for (const lib of ready) {
+      const result = await lib.run(async () => (lib.service ? lib.service.route(params.query, { k, rerank }) : null));
+      if (!result) continue;
+      dense = result.dense;
+      for (const key of Object.keys(timings) as (keyof typeof timings)[]) timings[key] += result.timings[key];
+      for (const c of result.candidates) {
+        items.push({
+          rank: c.rank,
+          uri: this.uriOf(lib, c.path),
+          folder: lib.uri,
+          skillId: c.skillId,
+          name: c.name,
+          description: c.description,
+          scores: c.scores,
+          passage: c.passage,
+        });
+      }
+    }
+    // Scores are normalised per library; across folders the final score is the best order there is.
+    if (ready.length > 1) items.sort((a, b) => b.scores.final - a.scores.final || a.rank - b.rank);
+    const results = items.slice(0, k).map((item, i) => ({ ...item, rank: i + 1 }));
+    return { query: params.query, results, dense, timings };
+  }
+
+  status(): IndexStatus {
+    const libs = [...this.libraries.values()];
+    const order: IndexState[] = ['error', 'starting', 'indexing', 'cancelled', 'ready'];
+    const state = libs.length ? libs.map((l) => l.state).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] : 'ready';
+    const folders: FolderStatus[] = libs.map((l) => ({
+      uri: l.uri,
+      state: l.state,
+      skills: l.service?.skills().length ?? 0,
+      failed: l.service?.failures().length ?? 0,
+      cached: l.stats?.cached ?? 0,
+      embedded: l.stats?.embedded ?? 0,
+      indexMs: l.stats?.ms ?? null,
+      error: l.error,
+    }));
+    const withStats = libs.find((l) => l.stats && l.service);
+    const running = libs.filter((l) => l.analysis);
+    const settings = libs[0]?.settings ?? DEFAULT_SETTINGS;
+    return {
+      state: state === 'starting' && this.progress ? 'indexing' : state,
+      skills: folders.reduce((n, f) => n + f.skills, 0),
+      failed: folders.reduce((n, f) => n + f.failed, 0),
+      folders,
+      model: withStats?.stats?.model ?? null,
+      semanticDisabled: withStats ? (withStats.stats!.denseDisabled ?? null) : null,
+      progress: this.progress,
+      analysis: running.length
+        ? { done: running.reduce((n, l) => n + l.analysis!.done, 0), total: running.reduce((n, l) => n + l.analysis!.total, 0) }
+        : null,
+      timings: { ...this.timings },
+      lastError: this.lastError,
+      profiles: settings.profiles,
+      budget: this.budget(libs, settings),
+    };
+  }
+
+  private budget(libs: Library[], settings: ServerSettings): IndexStatus['budget'] {
+    const skills = libs.flatMap((l) => l.service?.skills() ?? []);
+    const profile = settings.profiles.find((p) => DEFAULT_BUDGETS[p] !== undefined) ?? settings.profiles.find((p) => p !== 'spec') ?? null;
+    const budget = settings.listingBudget ?? (profile ? (DEFAULT_BUDGETS[profile] ?? null) : null);
+    // The same count as `skill-router check`, so the meter and CI agree.
+    const [report] = listingBudgets(skills, { [profile ?? 'listing']: budget ?? Infinity });
+    return { profile, used: report.used, budget };
+  }
+
+  /** Sends the status now (`force`) or at most five times a second. */
+  private emitStatus(force = false): void {
+    if (this.disposed) return;
+    const send = () => {
+      this.statusTimer = undefined;
+      this.lastStatusAt = now();
+      this.host.status(this.status());
+    };
+    if (force) {
+      clearTimeout(this.statusTimer);
+      send();
+    } else if (!this.statusTimer) {
+      this.statusTimer = setTimeout(send, Math.max(0, 200 - (now() - this.lastStatusAt)));
+    }
+  }
+
+  private fail(what: string, err: unknown): void {
+    this.lastError = `${what}: ${errorMessage(err)}`;
+    this.host.log.error(`${this.lastError}${err instanceof Error && err.stack ? `\n${err.stack}` : ''}`);
+    this.emitStatus();
+  }
+
+  /** Writes caches and closes every library. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const t of [...this.timers.values(), ...this.semanticTimers.values()]) clearTimeout(t);
+    clearTimeout(this.statusTimer);
+    await Promise.all([...this.libraries.values()].map((lib) => this.closeLibrary(lib)));
+  }
+}

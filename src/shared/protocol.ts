@@ -1,0 +1,135 @@
+/**
+ * Custom messages between the Skill Router language server and its clients (the VS Code
+ * extension, tests, other editors). Every method here is documented in docs/lsp-extensions.md;
+ * a unit test keeps the two in step.
+ */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+
+/** What the client passes in `initialize` (all optional; a plain LSP client may send nothing). */
+export interface InitializationOptions {
+  /**
+   * Folder for the index caches (one sub-folder per workspace folder). The extension passes its
+   * workspace storage, so reopening a workspace is warm. Default: the user cache folder.
+   */
+  cacheDir?: string;
+  model?: {
+    /** false: route by words only and switch semantic checks off. Default true. */
+    enabled?: boolean;
+    /** Embedding model folder; empty or absent for the built-in model. */
+    folder?: string;
+    /** Where ONNX runs. Default `cpu`. */
+    device?: 'cpu' | 'cuda' | 'dml' | 'coreml';
+  };
+}
+
+/** Parameters of `skillRouter/route`. */
+export interface RouteParams {
+  /** The request, as a user would type it to an agent. */
+  query: string;
+  /** How many skills to return (default: the `skillRouter.route.topK` setting). */
+  k?: number;
+  /** Rerank the head of the list (default: the `skillRouter.route.rerank` setting). */
+  rerank?: boolean;
+  /** Only this workspace folder (a folder URI); all folders when absent. */
+  folder?: string;
+}
+
+export interface RouteScores {
+  dense: number | null;
+  lexical: number;
+  fused: number;
+  rerank: number | null;
+  final: number;
+}
+
+export interface RouteItem {
+  rank: number;
+  /** URI of the SKILL.md. */
+  uri: string;
+  /** URI of the workspace folder the skill belongs to. */
+  folder: string;
+  skillId: string;
+  name: string;
+  description: string;
+  scores: RouteScores;
+  passage: {
+    field: 'name' | 'description' | 'body';
+    text: string;
+    heading?: string;
+    /** Zero-based line in the SKILL.md. */
+    line?: number;
+    matchedTerms: string[];
+  } | null;
+}
+
+export interface RouteResponse {
+  query: string;
+  results: RouteItem[];
+  /** Which model gave the dense scores, or why there are none. */
+  dense: { model: string } | { disabled: string };
+  timings: { embedMs: number; denseMs: number; lexicalMs: number; fuseMs: number; rerankMs: number; totalMs: number };
+}
+
+export type IndexState = 'starting' | 'indexing' | 'ready' | 'cancelled' | 'error';
+
+export interface FolderStatus {
+  uri: string;
+  state: IndexState;
+  skills: number;
+  failed: number;
+  cached: number;
+  embedded: number;
+  indexMs: number | null;
+  error: string | null;
+}
+
+export interface IndexStatus {
+  /** The least advanced state over all folders (`ready` once all are). */
+  state: IndexState;
+  skills: number;
+  /** Files found but not readable as skills. */
+  failed: number;
+  folders: FolderStatus[];
+  /** Embedding model id, or null when semantic checks are off. */
+  model: string | null;
+  /** Why semantic routing and checks are off, when they are. */
+  semanticDisabled: string | null;
+  /** Indexing progress while `state` is `indexing`. */
+  progress: { stage: string; done: number; total: number; percent: number } | null;
+  /** The cross-skill checks (near-duplicates, conflicts) that follow an index, while they run: skills done of total. */
+  analysis: { done: number; total: number } | null;
+  timings: {
+    /** Last full index over all folders. */
+    indexMs: number | null;
+    /** Last one-skill update (parse, lexical, embed). */
+    lastUpdateMs: number | null;
+    /** Last edit to published diagnostics, debounce included. */
+    lastDiagnosticsMs: number | null;
+  };
+  lastError: string | null;
+  /** Client profiles in effect (of the first folder). */
+  profiles: string[];
+  /** Listing budget of the first selected profile that has one: name + description characters. */
+  budget: { profile: string | null; used: number; budget: number | null };
+}
+
+/** Ranks the skills of the workspace for a request, with per-stage scores and passages. */
+export const RouteRequest = new RequestType<RouteParams, RouteResponse, void>('skillRouter/route');
+
+/** The index state: counts, model, timings, last error. */
+export const IndexStatusRequest = new RequestType0<IndexStatus, void>('skillRouter/indexStatus');
+
+/** Sent by the server whenever the index state changes (the status bar listens). */
+export const IndexStatusNotification = new NotificationType<IndexStatus>('skillRouter/indexStatusChanged');
+
+/** Re-reads and re-indexes every workspace folder; resolves with the new status. */
+export const ReindexRequest = new RequestType0<IndexStatus, void>('skillRouter/reindex');
+
+/** Every custom method, for the docs test. */
+export const CUSTOM_METHODS = [RouteRequest.method, IndexStatusRequest.method, IndexStatusNotification.method, ReindexRequest.method];
+
+/** Settings the server reads only when it starts: changing them asks for a restart. */
+export const RESTART_SETTINGS = ['skillRouter.model.enabled', 'skillRouter.model.folder', 'skillRouter.model.device'];
+
+/** Source of every diagnostic the server publishes. */
+export const DIAGNOSTIC_SOURCE = 'skill-router';

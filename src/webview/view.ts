@@ -1,0 +1,301 @@
+/**
+ * DOM of the panel's dynamic parts, rebuilt from the state on every change. Builders only: the
+ * controller (panel.ts) owns the state and passes the actions in.
+ */
+import { CLIENT_PROFILES, listingText, type ProfileId } from '../core/parse/validate';
+import { SKIP_REASON_LABELS, type PanelResult, type RouteSummary } from '../shared/webviewProtocol';
+import { fill, h, type Child } from './dom';
+import { highlightSegments } from './highlight';
+import type { Expectation, ViewState } from './state';
+
+export interface Actions {
+  open(result: PanelResult): void;
+  openUri(uri: string): void;
+  toggle(skillId: string, as: 'expect' | 'notExpect'): void;
+  runHistory(query: string): void;
+  clearHistory(): void;
+  setTop(top: number | null): void;
+  setSetFlag(set: boolean): void;
+  save(): void;
+  focusResult(skillId: string): void;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const fmt = (n: number) => n.toFixed(2);
+const nf = (n: number) => n.toLocaleString('en-US');
+
+export function renderHistory(el: HTMLElement, history: readonly string[], actions: Actions): void {
+  el.hidden = history.length === 0;
+  if (!history.length) return fill(el);
+  fill(
+    el,
+    h('span', { class: 'history-label', id: 'history-label' }, 'Recent'),
+    h(
+      'ul',
+      { class: 'history-list', 'aria-labelledby': 'history-label' },
+      history.map((q) =>
+        h('li', {}, h('button', { type: 'button', class: 'chip', title: q, 'data-focus-key': `history:${q}`, onclick: () => actions.runHistory(q) }, q)),
+      ),
+    ),
+    h('button', { type: 'button', class: 'link clear-history', 'data-focus-key': 'history:clear', onclick: () => actions.clearHistory() }, 'Clear'),
+  );
+}
+
+export function renderStatus(el: HTMLElement, s: ViewState): void {
+  if (s.pending) {
+    fill(el, h('span', { class: 'spinner', 'aria-hidden': 'true' }), `Routing “${s.pending.query}”…`);
+    return;
+  }
+  if (!s.connected && !s.last) return fill(el, 'Starting…');
+  const last = s.last;
+  if (!last) return fill(el, 'Type a request as a user would say it to an agent, then press Enter.');
+  const how = 'model' in last.dense ? `model ${last.dense.model}` : `words only (${last.dense.disabled})`;
+  fill(el, `${plural(last.results.length, 'skill')} for “${last.query}” · ${how} · ${last.totalMs.toFixed(0)} ms`);
+}
+
+export function renderError(el: HTMLElement, message: string | null): void {
+  el.hidden = message === null;
+  fill(el, message ?? '');
+}
+
+export function renderActiveNotice(el: HTMLElement, s: ViewState): void {
+  const active = s.active;
+  const last = s.last;
+  el.hidden = true;
+  el.className = 'notice';
+  if (!active || !last) return fill(el);
+  const shown = last.results.find((r) => r.uri === active.uri);
+  const name = h('strong', {}, active.name);
+  if (shown) {
+    el.classList.add('notice-ok');
+    fill(el, 'The skill in the active editor, ', name, `, is #${shown.rank}.`);
+  } else if (active.rank !== null) {
+    el.classList.add('notice-warn');
+    fill(el, 'The skill in the active editor, ', name, `, is not in the top ${last.k}; ranking the first ${active.depth} puts it at #${active.rank}.`);
+  } else if (active.depth > 0) {
+    el.classList.add('notice-warn');
+    fill(el, 'The skill in the active editor, ', name, `, is not among the first ${active.depth} ranked skills for this request.`);
+  } else {
+    return fill(el);
+  }
+  el.hidden = false;
+}
+
+function nameOf(summary: RouteSummary, skillId: string): string {
+  return summary.results.find((r) => r.skillId === skillId)?.name || skillId;
+}
+
+export function renderSet(el: HTMLElement, s: ViewState, actions: Actions): void {
+  const last = s.last;
+  const set = last?.set;
+  el.hidden = !last || !set;
+  if (!last || !set) return fill(el);
+  const skillButton = (id: string): HTMLElement[] => {
+    const rank = last.results.find((r) => r.skillId === id)?.rank;
+    return [
+      h('button', { type: 'button', class: 'link skill-ref', 'data-skill': id, title: id, onclick: () => actions.focusResult(id) }, nameOf(last, id)),
+      rank ? h('span', { class: 'ref-rank' }, ` #${rank}`) : null,
+    ].filter((x): x is HTMLElement => x !== null);
+  };
+  const together: Child =
+    set.skills.length >= 2
+      ? h('ul', { class: 'set-skills' }, set.skills.map((id) => h('li', {}, skillButton(id))))
+      : h('p', { class: 'muted' }, set.skills.length === 1 ? 'One skill is enough for this request: ' : 'No skill set for this request.', set.skills.length === 1 ? skillButton(set.skills[0]) : null);
+  const conflicts: Child = set.skipped.length
+    ? h(
+        'ul',
+        { class: 'conflicts' },
+        set.skipped.map((c) =>
+          h(
+            'li',
+            { class: 'conflict', 'data-reason': c.reason },
+            h('span', { class: 'badge skip-badge' }, 'SKIP'),
+            ' ',
+            skillButton(c.skillId),
+            ' with ',
+            skillButton(c.conflictsWith),
+            ': ',
+            h('span', { class: 'reason' }, SKIP_REASON_LABELS[c.reason]),
+            c.explanation ? h('span', { class: 'explanation' }, ` — ${c.explanation}`) : null,
+          ),
+        ),
+      )
+    : h('p', { class: 'muted' }, 'No probable SKIP conflicts among the candidates.');
+  fill(
+    el,
+    h('h2', {}, 'Needed together'),
+    together,
+    h('h3', {}, 'Probable SKIP conflicts'),
+    conflicts,
+  );
+}
+
+/** What the selected client's agent reads for this skill, and what it does not. */
+function describe(r: PanelResult, profileId: ProfileId): HTMLElement {
+  const profile = CLIENT_PROFILES[profileId];
+  const data: Record<string, unknown> = { description: r.description, ...(r.whenToUse ? { when_to_use: r.whenToUse } : {}) };
+  const listing = listingText(data, profile);
+  const fullText = listingText(data, { ...profile, listingCap: undefined, dropDescriptionOver: undefined }).text;
+  if (listing.dropped) {
+    return h(
+      'div',
+      { class: 'description dropped', 'data-listing': 'dropped' },
+      h('p', { class: 'listing-note' },
+        `${profile.label} does not list this skill: its description has ${nf(r.description.length)} characters (over ${nf(profile.dropDescriptionOver ?? 0)}).`),
+      h('details', {}, h('summary', {}, 'Description (not shown to the agent)'), h('p', { class: 'unseen' }, r.description)),
+    );
+  }
+  if (listing.cut) {
+    return h(
+      'div',
+      { class: 'description cut', 'data-listing': 'cut' },
+      h('p', { class: 'listing' }, listing.text, h('span', { class: 'ellipsis', 'aria-hidden': 'true' }, '…')),
+      h('p', { class: 'listing-note' }, `${profile.label} lists the first ${nf(profile.listingCap ?? 0)} of ${nf(listing.full)} characters.`),
+      h('details', {}, h('summary', {}, `The ${nf(listing.full - listing.text.length)} characters the agent does not see`),
+        h('p', { class: 'unseen' }, fullText.slice(listing.text.length))),
+    );
+  }
+  return h('div', { class: 'description', 'data-listing': 'full' }, h('p', { class: 'listing' }, listing.text || h('em', {}, '(no description)')));
+}
+
+function passage(r: PanelResult): Child {
+  const p = r.passage;
+  if (!p) return null;
+  const where = p.field === 'body' ? (p.heading ? `§ ${p.heading}` : 'body') : p.field;
+  const line = p.line !== undefined ? ` · line ${p.line + 1}` : '';
+  return h(
+    'blockquote',
+    { class: 'passage', 'data-field': p.field },
+    h('span', { class: 'where' }, `${where}${line}`),
+    h('span', { class: 'passage-text' }, highlightSegments(p.text, p.matchedTerms).map((seg) => (seg.mark ? h('mark', {}, seg.text) : seg.text))),
+  );
+}
+
+const STAGES = ['dense', 'lexical', 'rerank'] as const;
+
+/** Bar length scale per stage: 1, or the largest value shown when scores exceed 1 (the built-in reranker's can). */
+function scales(results: readonly PanelResult[]): Record<(typeof STAGES)[number], number> {
+  const out = { dense: 1, lexical: 1, rerank: 1 };
+  for (const r of results) for (const st of STAGES) out[st] = Math.max(out[st], r.scores[st] ?? 0);
+  return out;
+}
+
+function scoreBars(r: PanelResult, scale: Record<(typeof STAGES)[number], number>): HTMLElement {
+  return h(
+    'div',
+    { class: 'scores' },
+    STAGES.map((stage) => {
+      const v = r.scores[stage];
+      const fillEl = h('span', { class: 'fill' });
+      // CSSOM, not a style attribute: allowed under a CSP without 'unsafe-inline'.
+      fillEl.style.width = v === null ? '0%' : `${Math.round(Math.max(0, Math.min(1, v / scale[stage])) * 1000) / 10}%`;
+      return h(
+        'div',
+        { class: `score${v === null ? ' off' : ''}`, 'data-stage': stage, title: v === null ? `${stage}: off` : `${stage}: ${v}` },
+        h('span', { class: 'stage' }, stage),
+        h('span', { class: 'bar', 'aria-hidden': 'true' }, fillEl),
+        h('span', { class: 'value' }, v === null ? 'off' : fmt(v)),
+      );
+    }),
+  );
+}
+
+function toggles(r: PanelResult, e: Expectation | null, actions: Actions): HTMLElement {
+  const pressed = (as: 'expect' | 'notExpect') => (e?.[as].includes(r.skillId) ? 'true' : 'false');
+  return h(
+    'div',
+    { class: 'toggles' },
+    h('button', { type: 'button', class: 'toggle expect', 'aria-pressed': pressed('expect'), 'data-focus-key': `expect:${r.skillId}`,
+      title: 'Expect this skill in the saved routing test', onclick: () => actions.toggle(r.skillId, 'expect') }, 'Expect'),
+    h('button', { type: 'button', class: 'toggle not-expect', 'aria-pressed': pressed('notExpect'), 'data-focus-key': `notExpect:${r.skillId}`,
+      title: 'The saved routing test fails if this skill is in the top N', onclick: () => actions.toggle(r.skillId, 'notExpect') }, 'Not expected'),
+  );
+}
+
+export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number, actions: Actions): void {
+  const last = s.last;
+  el.setAttribute('aria-busy', s.pending ? 'true' : 'false');
+  el.classList.toggle('stale', !!s.pending || s.error !== null);
+  if (!last) return fill(el);
+  if (!last.results.length) return fill(el, h('li', { class: 'empty' }, 'No skill matches this request.'));
+  const scale = scales(last.results);
+  const inSet = new Set(last.set && last.set.skills.length >= 2 ? last.set.skills : []);
+  const skipped = new Set(last.set?.skipped.map((c) => c.skillId) ?? []);
+  const activeUri = s.active?.uri;
+  const index = Math.min(Math.max(focusIndex, 0), last.results.length - 1);
+  fill(
+    el,
+    last.results.map((r, i) => {
+      const isActive = r.uri === activeUri;
+      const badges: Child[] = [
+        isActive ? h('span', { class: 'badge active-badge', title: 'The skill in the active editor' }, 'active editor') : null,
+        inSet.has(r.skillId) ? h('span', { class: 'badge set-badge', title: 'Judged needed together with the other set skills' }, 'in set') : null,
+        skipped.has(r.skillId) ? h('span', { class: 'badge skip-badge', title: 'Probable SKIP with a set skill' }, 'SKIP') : null,
+      ];
+      const card = h(
+        'li',
+        {
+          class: `result${isActive ? ' active' : ''}`,
+          tabindex: i === index ? 0 : -1,
+          'data-index': i,
+          'data-skill': r.skillId,
+          'data-focus-key': `result:${r.skillId}`,
+          'aria-label': `${r.rank}. ${r.name}${isActive ? ' (active editor)' : ''}, ${r.folder}. Enter opens SKILL.md.`,
+          onclick: (ev: Event) => {
+            if ((ev.target as Element).closest('button, summary, details, a')) return;
+            actions.open(r);
+          },
+        },
+        h(
+          'div',
+          { class: 'result-head' },
+          h('span', { class: 'rank' }, `${r.rank}`),
+          h('span', { class: 'name' }, r.name || r.skillId),
+          badges,
+          h('span', { class: 'folder', title: r.uri }, r.folder),
+        ),
+        describe(r, s.snapshot.profile),
+        scoreBars(r, scale),
+        passage(r),
+        toggles(r, s.expectation, actions),
+      );
+      return card;
+    }),
+  );
+}
+
+export function renderSave(el: HTMLElement, s: ViewState, actions: Actions): void {
+  const last = s.last;
+  const e = s.expectation;
+  el.hidden = !last || !last.results.length || !e;
+  if (!last || !e || el.hidden) return fill(el);
+  const names = (ids: string[]) => (ids.length ? ids.map((id) => nameOf(last, id)).join(', ') : '—');
+  const canSave = !s.saving && e.expect.length + e.notExpect.length > 0;
+  const top = h('input', {
+    id: 'save-top', type: 'number', min: 1, max: 1000, placeholder: 'default', value: e.top ?? '', 'data-focus-key': 'save:top',
+    onchange: (ev: Event) => {
+      const v = Number((ev.target as HTMLInputElement).value);
+      actions.setTop(Number.isInteger(v) && v > 0 ? v : null);
+    },
+  });
+  const setBox = h('input', {
+    id: 'save-set', type: 'checkbox', checked: e.set, disabled: e.expect.length < 2, 'data-focus-key': 'save:set',
+    onchange: (ev: Event) => actions.setSetFlag((ev.target as HTMLInputElement).checked),
+  });
+  fill(
+    el,
+    h('h2', {}, 'Routing test'),
+    h('p', { class: 'expectation' },
+      h('span', {}, 'Expect: ', h('strong', { id: 'expect-list' }, names(e.expect))),
+      h('span', {}, 'Not expected: ', h('strong', { id: 'not-expect-list' }, names(e.notExpect)))),
+    h('div', { class: 'save-row' },
+      h('label', { for: 'save-set', class: 'check' }, setBox, ' all expected within the first ranks (set)'),
+      h('label', { for: 'save-top' }, 'top ', top),
+      h('button', { type: 'button', id: 'save', class: 'primary', disabled: !canSave, 'data-focus-key': 'save:button', onclick: () => actions.save() },
+        s.saving ? 'Saving…' : 'Save as routing test')),
+    s.saved && s.saved.query === last.query
+      ? h('p', { class: 'saved', role: 'status' }, `Saved to ${s.saved.file}. `,
+          h('button', { type: 'button', class: 'link', 'data-focus-key': 'save:open', onclick: () => actions.openUri(s.saved!.uri) }, 'Open the tests file'))
+      : null,
+  );
+}

@@ -1,0 +1,446 @@
+/** DOM tests of the query panel (src/webview) in headless Chromium, with a stubbed VS Code API. */
+import * as assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { isWebviewMessage, type HostMessage } from '../../src/shared/webviewProtocol';
+import { INIT, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
+import { launchChromium, PanelPage } from './harness';
+
+describe('query panel (DOM)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let panel: PanelPage;
+
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  afterEach(async function () {
+    if (panel) {
+      // Every test also checks that nothing was blocked by the CSP and nothing threw.
+      const violations = await panel.cspViolations();
+      const errors = panel.pageErrors;
+      await panel.close();
+      if (this.currentTest?.state === 'passed') {
+        assert.deepEqual(violations, [], 'CSP violations');
+        assert.deepEqual(errors, [], 'page errors');
+      }
+    }
+  });
+
+  /** A connected panel that has routed QUERY once (request 1) and is waiting for the answer. */
+  async function routed(opts: Parameters<typeof PanelPage.open>[1] = {}, init: HostMessage = INIT): Promise<PanelPage> {
+    panel = await PanelPage.open(browser, opts);
+    await panel.deliver(init);
+    await panel.page.fill('#query', QUERY);
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route');
+    return panel;
+  }
+
+  it('posts ready, then a validated route request when the author types and presses Enter', async () => {
+    panel = await PanelPage.open(browser);
+    assert.deepEqual(await panel.posted(), [{ type: 'ready' }]);
+    await panel.deliver(INIT);
+    await panel.page.fill('#query', `  ${QUERY}  `);
+    await panel.page.press('#query', 'Enter');
+    const [route] = await panel.waitForPosted('route');
+    assert.deepEqual(route, { type: 'route', requestId: 1, query: QUERY, k: 10 });
+    assert.ok(isWebviewMessage(route));
+    // Loading state until the answer comes.
+    assert.match(await panel.text('#status'), /Routing “extract the tables/);
+    assert.equal(await panel.page.getAttribute('#results', 'aria-busy'), 'true');
+    assert.equal(await panel.page.evaluate('document.getElementById("app").classList.contains("loading")'), true);
+  });
+
+  it('does not post an empty request and says so', async () => {
+    panel = await PanelPage.open(browser);
+    await panel.deliver(INIT);
+    await panel.page.fill('#query', '   ');
+    await panel.page.press('#query', 'Enter');
+    assert.match(await panel.text('#error'), /Type a request first/);
+    assert.equal((await panel.posted()).filter((m) => m.type === 'route').length, 0);
+  });
+
+  it('takes the default profile and K from init, and sends the K the author sets', async () => {
+    panel = await PanelPage.open(browser);
+    await panel.deliver({ ...INIT, profiles: ['codex', 'spec'], k: 7 });
+    assert.equal(await panel.page.inputValue('#profile'), 'codex');
+    assert.equal(await panel.page.inputValue('#k'), '7');
+    await panel.page.fill('#k', '3');
+    await panel.page.dispatchEvent('#k', 'change');
+    await panel.page.fill('#query', 'resize these photos');
+    await panel.page.press('#query', 'Enter');
+    const [route] = await panel.waitForPosted('route');
+    assert.equal(route.k, 3);
+    const [persist] = await panel.waitForPosted('persist');
+    assert.equal((persist.snapshot as { profile: string }).profile, 'codex');
+  });
+
+  it('renders the ranked results: name, folder, description, stage bars with numbers, passage highlights', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1));
+    const names = await panel.page.$$eval('li.result .name', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(names, RESULTS.map((r) => r.name));
+    assert.deepEqual(await panel.page.$$eval('li.result .rank', (els) => els.map((e) => e.textContent)), ['1', '2', '3', '4']);
+    const first = 'li.result:nth-child(1)';
+    assert.equal(await panel.text(`${first} .folder`), 'pdf-extract');
+    assert.equal(await panel.text(`${first} .description .listing`), RESULTS[0].description);
+    // Bars: one per stage, width proportional to the score, the number next to it.
+    const bars = await panel.page.$$eval(`${first} .score`, (els) =>
+      els.map((e) => ({
+        stage: e.getAttribute('data-stage'),
+        value: e.querySelector('.value')!.textContent,
+        width: (e.querySelector('.fill') as HTMLElement).style.width,
+      })),
+    );
+    assert.deepEqual(bars, [
+      { stage: 'dense', value: '0.81', width: '81.2%' },
+      { stage: 'lexical', value: '1.00', width: '100%' },
+      { stage: 'rerank', value: '0.95', width: '94.7%' },
+    ]);
+    // The passage, its place, and exactly the matched words marked.
+    assert.equal(await panel.text(`${first} .passage .where`), '§ Scanned documents · line 18');
+    assert.deepEqual(await panel.page.$$eval(`${first} .passage mark`, (els) => els.map((e) => e.textContent)), ['Scanned', 'invoices', 'extract', 'tables']);
+    assert.equal(await panel.text(`${first} .passage .passage-text`), RESULTS[0].passage!.text);
+    // CJK: the matched word inside an unspaced run is marked.
+    assert.deepEqual(await panel.page.$$eval('li.result:nth-child(2) .passage mark', (els) => els.map((e) => e.textContent)), ['图表']);
+    assert.match(await panel.text('#status'), /^4 skills for “extract the tables.*” · model use-lite-en@1 · 42 ms$/);
+    assert.equal(await panel.page.getAttribute('#results', 'aria-busy'), 'false');
+  });
+
+  it('shows a stage that is off as "off" with an empty bar, and scales bars when scores exceed 1', async () => {
+    await routed();
+    const results = RESULTS.slice(0, 2).map((r, i) => ({ ...r, scores: { ...r.scores, dense: null, rerank: i === 0 ? 2 : 1 } }));
+    await panel.deliver(resultsMessage(1, { results, dense: { disabled: 'no embedding model configured' } }));
+    const dense = await panel.page.$eval('li.result:nth-child(1) .score[data-stage="dense"]', (e) => ({
+      cls: e.className, value: e.querySelector('.value')!.textContent, width: (e.querySelector('.fill') as HTMLElement).style.width,
+    }));
+    assert.deepEqual(dense, { cls: 'score off', value: 'off', width: '0%' });
+    const rerankWidths = await panel.page.$$eval('.score[data-stage="rerank"] .fill', (els) => els.map((e) => (e as HTMLElement).style.width));
+    assert.deepEqual(rerankWidths, ['100%', '50%']);
+    assert.match(await panel.text('#status'), /words only \(no embedding model configured\)/);
+  });
+
+  it('drops stale answers: only the latest request is rendered', async () => {
+    await routed();
+    await panel.page.fill('#query', 'resize these photos to 800px');
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver(resultsMessage(1));
+    assert.equal(await panel.page.locator('li.result').count(), 0);
+    assert.match(await panel.text('#status'), /Routing “resize these photos/);
+    await panel.deliver(resultsMessage(2, { query: 'resize these photos to 800px', results: [{ ...RESULTS[3], rank: 1 }] }));
+    assert.deepEqual(await panel.page.$$eval('li.result .name', (els) => els.map((e) => e.textContent)), ['docx-edit']);
+  });
+
+  it('marks the skill of the active editor and says its rank', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { active: { uri: uriOf('pdf-build'), name: 'pdf-build', rank: 3, depth: 4 } }));
+    assert.deepEqual(await panel.page.$$eval('li.result', (els) => els.map((e) => !!e.querySelector('.active-badge'))), [false, false, true, false]);
+    assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, pdf-build, is #3.');
+    // The editor changes: the badge follows.
+    await panel.deliver({ type: 'active', active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', rank: 1, depth: 4 } });
+    assert.deepEqual(await panel.page.$$eval('li.result', (els) => els.map((e) => !!e.querySelector('.active-badge'))), [true, false, false, false]);
+    await panel.deliver({ type: 'active', active: null });
+    assert.equal(await panel.page.locator('.active-badge').count(), 0);
+    assert.equal(await panel.page.isHidden('#active-notice'), true);
+  });
+
+  it('says at which rank the active skill is when it is not in the top K, or that it is not ranked', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { k: 4, active: { uri: uriOf('image-resize'), name: 'image-resize', rank: 14, depth: 50 } }));
+    assert.equal(await panel.page.locator('.active-badge').count(), 0);
+    assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, image-resize, is not in the top 4; ranking the first 50 puts it at #14.');
+    await panel.deliver({ type: 'active', active: { uri: uriOf('k8s-deploy'), name: 'k8s-deploy', rank: null, depth: 50 } });
+    assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, k8s-deploy, is not among the first 50 ranked skills for this request.');
+  });
+
+  it('shows the description as the selected client sees it: cut by Claude Code, dropped by Codex', async () => {
+    await routed();
+    const long = longDescription(1600);
+    const tooLong = longDescription(1100);
+    const results = [
+      { ...RESULTS[0], description: long },
+      { ...RESULTS[1], description: tooLong },
+      { ...RESULTS[2], description: 'Short.', whenToUse: 'When the user wants a PDF.' },
+    ];
+    await panel.deliver(resultsMessage(1, { results }));
+    const card = (n: number) => `li.result:nth-child(${n})`;
+    // Claude Code (the default): cut at 1536, with the rest behind a disclosure.
+    assert.equal(await panel.page.getAttribute(`${card(1)} .description`, 'data-listing'), 'cut');
+    assert.equal((await panel.page.textContent(`${card(1)} .listing`))!.length, 1536 + 1);
+    assert.equal(await panel.text(`${card(1)} .listing-note`), 'Claude Code lists the first 1,536 of 1,600 characters.');
+    assert.equal((await panel.page.textContent(`${card(1)} .unseen`))!.length, 64);
+    assert.equal(await panel.page.getAttribute(`${card(2)} .description`, 'data-listing'), 'full');
+    assert.equal(await panel.text(`${card(3)} .listing`), 'Short. When the user wants a PDF.');
+    // Codex: drops descriptions over 1024 characters, cuts nothing.
+    await panel.page.selectOption('#profile', 'codex');
+    assert.equal(await panel.page.getAttribute(`${card(1)} .description`, 'data-listing'), 'dropped');
+    assert.equal(await panel.text(`${card(1)} .listing-note`), 'Codex does not list this skill: its description has 1,600 characters (over 1,024).');
+    assert.equal(await panel.page.getAttribute(`${card(2)} .description`, 'data-listing'), 'dropped');
+    assert.equal(await panel.text(`${card(3)} .listing`), 'Short.');
+    // The spec profile: everything, as written.
+    await panel.page.selectOption('#profile', 'spec');
+    assert.equal(await panel.text(`${card(1)} .listing`), long.replace(/\s+/g, ' ').trim());
+    const [persisted] = (await panel.waitForPosted('persist', 3)).slice(-1);
+    assert.equal((persisted.snapshot as { profile: string }).profile, 'spec');
+  });
+
+  it('shows the set view: skills needed together and probable SKIP conflicts with the reason', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1));
+    assert.equal(await panel.page.isHidden('#set-view'), true, 'no set view without a set');
+    assert.equal(await panel.page.locator('.set-badge, .skip-badge').count(), 0);
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver(resultsMessage(2, { set: SET }));
+    assert.equal(await panel.page.isVisible('#set-view'), true);
+    assert.deepEqual(await panel.page.$$eval('#set-view .set-skills li', (els) => els.map((e) => e.textContent)), ['pdf-extract #1', '数据可视化 #2']);
+    assert.equal(
+      await panel.text('#set-view .conflict'),
+      'SKIP pdf-build #3 with pdf-extract #1: redundant: does the same job — both take PDF requests; this one builds PDFs, the request reads one',
+    );
+    assert.equal(await panel.page.getAttribute('#set-view .conflict', 'data-reason'), 'function_redundant');
+    assert.deepEqual(
+      await panel.page.$$eval('li.result', (els) => els.map((e) => [!!e.querySelector('.set-badge'), !!e.querySelector('.skip-badge')])),
+      [[true, false], [true, false], [false, true], [false, false]],
+    );
+    // A skill in the set view moves the focus to its result.
+    await panel.page.click('#set-view .set-skills li:nth-child(2) button');
+    assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), '数据可视化');
+  });
+
+  it('shows errors, keeps the previous results dimmed, and ignores errors of stale requests', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1));
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver({ type: 'error', requestId: 1, message: 'stale' });
+    assert.equal(await panel.page.isHidden('#error'), true);
+    await panel.deliver({ type: 'error', requestId: 2, message: 'The index is not ready yet (indexing 40%).' });
+    assert.equal(await panel.text('#error'), 'The index is not ready yet (indexing 40%).');
+    assert.equal(await panel.page.getAttribute('#error', 'role'), 'alert');
+    assert.equal(await panel.page.getAttribute('#results', 'aria-busy'), 'false');
+    assert.equal(await panel.page.evaluate('document.getElementById("results").classList.contains("stale")'), true);
+    assert.equal(await panel.page.locator('li.result').count(), 4);
+    // The next answer clears the error.
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 3);
+    await panel.deliver(resultsMessage(3));
+    assert.equal(await panel.page.isHidden('#error'), true);
+  });
+
+  it('ignores malformed messages and renders text as text', async () => {
+    await routed();
+    const bad: unknown[] = [
+      null,
+      'results',
+      { type: 'nope' },
+      { type: 'results' },
+      { ...resultsMessage(1), results: [RESULTS[1], RESULTS[0]] }, // ranks out of order
+      { ...resultsMessage(1), extra: true },
+      { ...resultsMessage(1), results: [{ ...RESULTS[0], scores: { ...RESULTS[0].scores, lexical: 'high' } }] },
+      { ...resultsMessage(1), set: { skills: ['a'], skipped: [{ skillId: 'b', conflictsWith: 'a', reason: 'because' }] } },
+      { type: 'error', requestId: 1 },
+      { type: 'init', profiles: ['vim'], k: 10, restore: null, active: null },
+      { type: 'active', active: { uri: 'x', name: 'x', rank: 0, depth: 1 } },
+    ];
+    const warnings = () => panel.consoleMessages.filter((m) => m.includes('ignored a malformed message')).length;
+    const before = warnings();
+    for (const m of bad) await panel.deliver(m);
+    assert.equal(await panel.page.locator('li.result').count(), 0);
+    assert.equal(await panel.page.isHidden('#error'), true);
+    assert.match(await panel.text('#status'), /Routing/);
+    // One warning per message, and one per delivery marker (a bare string, malformed too).
+    assert.equal(warnings() - before, 2 * bad.length);
+    // A well-formed answer with markup in it is shown as text, not parsed.
+    const evil = { ...RESULTS[0], name: '<img src=x onerror="window.__pwned=1">', description: '<script>window.__pwned=1</script>' };
+    await panel.deliver(resultsMessage(1, { results: [evil] }));
+    assert.equal(await panel.text('li.result .name'), evil.name);
+    assert.equal(await panel.page.locator('li.result img, li.result script').count(), 0);
+    assert.equal(await panel.page.evaluate('window.__pwned === undefined'), true);
+  });
+
+  it('works from the keyboard: arrows move through results, Enter opens, Escape returns to the input', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1));
+    const focused = () => panel.page.evaluate('document.activeElement.id || document.activeElement.dataset.skill');
+    await panel.page.focus('#query');
+    await panel.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), 'pdf-extract');
+    await panel.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), '数据可视化');
+    await panel.page.keyboard.press('End');
+    assert.equal(await focused(), 'docx-edit');
+    await panel.page.keyboard.press('ArrowDown'); // stays on the last
+    assert.equal(await focused(), 'docx-edit');
+    await panel.page.keyboard.press('Home');
+    await panel.page.keyboard.press('ArrowDown');
+    await panel.page.keyboard.press('Enter');
+    const [open] = await panel.waitForPosted('open');
+    assert.deepEqual(open, { type: 'open', uri: RESULTS[1].uri, line: 2 });
+    // Only one card is in the tab order (roving tabindex).
+    assert.deepEqual(await panel.page.$$eval('li.result', (els) => els.map((e) => e.getAttribute('tabindex'))), ['-1', '0', '-1', '-1']);
+    // Tab reaches the card's buttons; Space there toggles, it does not open.
+    await panel.page.keyboard.press('Tab');
+    assert.equal(await panel.page.evaluate('document.activeElement.dataset.focusKey'), 'expect:数据可视化');
+    await panel.page.keyboard.press('Space');
+    assert.equal((await panel.posted()).filter((m) => m.type === 'open').length, 1);
+    await panel.page.keyboard.press('Escape');
+    assert.equal(await focused(), 'query');
+    await panel.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(), '数据可视化', 'back to the card last focused');
+    await panel.page.keyboard.press('ArrowUp');
+    await panel.page.keyboard.press('ArrowUp');
+    assert.equal(await focused(), 'query');
+  });
+
+  it('opens a SKILL.md on click, at the passage line', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1));
+    await panel.page.click('li.result:nth-child(1) .name');
+    const [open] = await panel.waitForPosted('open');
+    assert.deepEqual(open, { type: 'open', uri: RESULTS[0].uri, line: 17 });
+    // Clicking the toggles does not open.
+    await panel.page.click('li.result:nth-child(3) .toggle.expect');
+    assert.equal((await panel.posted()).filter((m) => m.type === 'open').length, 1);
+  });
+
+  it('keeps a history of requests, most recent first, that reruns on click and can be cleared', async () => {
+    panel = await PanelPage.open(browser);
+    await panel.deliver(INIT);
+    assert.equal(await panel.page.isHidden('#history'), true);
+    for (const q of ['first request', 'second request', 'first request']) {
+      await panel.page.fill('#query', q);
+      await panel.page.press('#query', 'Enter');
+    }
+    assert.deepEqual(await panel.page.$$eval('#history .chip', (els) => els.map((e) => e.textContent)), ['first request', 'second request']);
+    await panel.page.click('#history .chip >> text=second request');
+    const routes = await panel.waitForPosted('route', 4);
+    assert.deepEqual(routes.map((r) => r.query), ['first request', 'second request', 'first request', 'second request']);
+    assert.deepEqual(routes.map((r) => r.requestId), [1, 2, 3, 4]);
+    assert.equal(await panel.page.inputValue('#query'), 'second request');
+    await panel.page.click('#history .clear-history');
+    assert.equal(await panel.page.isHidden('#history'), true);
+    const persisted = (await panel.waitForPosted('persist')).slice(-1)[0];
+    assert.deepEqual((persisted.snapshot as { history: string[] }).history, []);
+  });
+
+  it('restores its state from getState when the webview is recreated', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', rank: 1, depth: 4 } }));
+    await panel.page.selectOption('#profile', 'codex');
+    await panel.page.fill('#query', 'half-typed request');
+    const stored = await panel.state();
+    assert.equal((stored as { v: number }).v, 1);
+    await panel.close();
+
+    panel = await PanelPage.open(browser, { stored });
+    // Before the host says anything, the page shows what it showed.
+    assert.equal(await panel.page.inputValue('#query'), 'half-typed request');
+    assert.equal(await panel.page.inputValue('#profile'), 'codex');
+    assert.equal(await panel.page.locator('li.result').count(), 4);
+    assert.equal(await panel.page.isVisible('#set-view'), true);
+    assert.equal(await panel.page.locator('li.result:nth-child(1) .active-badge').count(), 1);
+    // The host's init does not override it; request ids continue.
+    await panel.deliver({ ...INIT, profiles: ['spec'] });
+    assert.equal(await panel.page.inputValue('#profile'), 'codex');
+    await panel.page.press('#query', 'Enter');
+    const [route] = await panel.waitForPosted('route');
+    assert.equal(route.requestId, 2);
+  });
+
+  it('ignores stored state of another shape', async () => {
+    panel = await PanelPage.open(browser, { stored: { v: 0, whatever: true } });
+    await panel.deliver(INIT);
+    assert.equal(await panel.page.inputValue('#query'), '');
+    assert.equal(await panel.page.locator('li.result').count(), 0);
+  });
+
+  it('restores what the host kept when the panel is reopened without webview state', async () => {
+    panel = await PanelPage.open(browser);
+    await panel.deliver({
+      ...INIT,
+      restore: { query: QUERY, k: 5, profile: 'copilot', history: [QUERY, 'older request'], last: summary(6, { k: 5 }) },
+    });
+    assert.equal(await panel.page.inputValue('#query'), QUERY);
+    assert.equal(await panel.page.inputValue('#k'), '5');
+    assert.equal(await panel.page.inputValue('#profile'), 'copilot');
+    assert.deepEqual(await panel.page.$$eval('#history .chip', (els) => els.map((e) => e.textContent)), [QUERY, 'older request']);
+    assert.equal(await panel.page.locator('li.result').count(), 4);
+    await panel.page.press('#query', 'Enter');
+    const [route] = await panel.waitForPosted('route');
+    assert.equal(route.requestId, 7, 'ids continue after the restored answer');
+  });
+
+  it('saves the request and the current expectation as a routing test', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { active: { uri: uriOf('pdf-build'), name: 'pdf-build', rank: 3, depth: 4 } }));
+    // Default expectation: the active editor's skill.
+    assert.equal(await panel.text('#expect-list'), 'pdf-build');
+    await panel.page.click('li.result:nth-child(3) .toggle.expect'); // un-expect pdf-build
+    await panel.page.click('li.result:nth-child(1) .toggle.expect');
+    await panel.page.click('li.result:nth-child(2) .toggle.expect');
+    await panel.page.click('li.result:nth-child(4) .toggle.not-expect');
+    assert.equal(await panel.text('#expect-list'), 'pdf-extract, 数据可视化');
+    assert.equal(await panel.text('#not-expect-list'), 'docx-edit');
+    assert.equal(await panel.page.getAttribute('li.result:nth-child(1) .toggle.expect', 'aria-pressed'), 'true');
+    await panel.page.check('#save-set');
+    await panel.page.fill('#save-top', '3');
+    await panel.page.dispatchEvent('#save-top', 'change');
+    await panel.page.click('#save');
+    const [save] = await panel.waitForPosted('saveTest');
+    assert.deepEqual(save, {
+      type: 'saveTest',
+      test: { query: QUERY, expect: ['pdf-extract', '数据可视化'], notExpect: ['docx-edit'], top: 3, set: true },
+    });
+    assert.ok(isWebviewMessage(save));
+    assert.equal(await panel.page.isDisabled('#save'), true, 'no double save while saving');
+    await panel.deliver({ type: 'saved', file: 'skill-router.tests.yaml', uri: 'file:///work/skills/skill-router.tests.yaml', query: QUERY });
+    assert.equal(await panel.text('.saved'), 'Saved to skill-router.tests.yaml. Open the tests file');
+    await panel.page.click('.saved button');
+    const opens = await panel.waitForPosted('open');
+    assert.deepEqual(opens[0], { type: 'open', uri: 'file:///work/skills/skill-router.tests.yaml' });
+  });
+
+  it('expects the router\'s set by default when it has two or more skills', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { set: SET }));
+    assert.equal(await panel.text('#expect-list'), 'pdf-extract, 数据可视化');
+    assert.equal(await panel.page.isChecked('#save-set'), true);
+    await panel.page.click('#save');
+    const [save] = await panel.waitForPosted('saveTest');
+    assert.deepEqual(save.test, { query: QUERY, expect: ['pdf-extract', '数据可视化'], set: true });
+  });
+
+  it('names skills by id in a saved test when two shown skills share a name', async () => {
+    await routed();
+    const results = [RESULTS[0], { ...RESULTS[1], name: 'pdf-extract', skillId: 'vendor__pdf-extract', uri: uriOf('vendor__pdf-extract') }];
+    await panel.deliver(resultsMessage(1, { results }));
+    await panel.page.click('li.result:nth-child(2) .toggle.not-expect');
+    await panel.page.click('#save');
+    const [save] = await panel.waitForPosted('saveTest');
+    assert.deepEqual(save.test, { query: QUERY, expect: ['pdf-extract'], notExpect: ['vendor__pdf-extract'] });
+  });
+
+  it('says when no skill matches, and offers no routing test then', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { results: [] }));
+    assert.equal(await panel.text('#results'), 'No skill matches this request.');
+    assert.equal(await panel.page.isHidden('#save-bar'), true);
+  });
+
+  it('renders no inline handlers or style attributes, and builds the page under its CSP', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', rank: 1, depth: 4 } }));
+    const inline = await panel.page.evaluate(`[...document.querySelectorAll('*')].flatMap((el) =>
+      [...el.attributes].filter((a) => /^on/i.test(a.name) || a.name === 'style' && el.closest('head')).map((a) => el.tagName + ' ' + a.name))`);
+    assert.deepEqual(inline, []);
+    const scripts = await panel.page.$$eval('script', (els) => els.map((e) => ({ src: e.getAttribute('src'), nonce: e.nonce, inline: (e.textContent ?? '').trim().length })));
+    assert.equal(scripts.length, 1);
+    assert.equal(scripts[0].inline, 0);
+    assert.ok(scripts[0].nonce && panel.html.includes(`'nonce-${scripts[0].nonce}'`), 'the script carries the CSP nonce');
+  });
+});

@@ -1,0 +1,74 @@
+/** Inside a real VS Code: the extension starts its server, and a fixture SKILL.md shows the near-duplicate warning. */
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+const WS = process.env.E2E_WS!;
+const file = (id: string) => vscode.Uri.file(path.join(WS, id, 'SKILL.md'));
+
+/** Resolves with the diagnostics of `uri` once `ok` holds, re-checked on every diagnostics change. */
+function diagnosticsOf(uri: vscode.Uri, ok: (d: vscode.Diagnostic[]) => boolean): Promise<vscode.Diagnostic[]> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'skill-router');
+      if (!ok(d)) return false;
+      sub.dispose();
+      resolve(d);
+      return true;
+    };
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === uri.toString())) check();
+    });
+    check();
+  });
+}
+
+describe('Skill Router in VS Code', () => {
+  it('activates in a workspace with SKILL.md files and registers its commands', async () => {
+    const ext = vscode.extensions.getExtension('skill-router.skill-router');
+    assert.ok(ext, 'extension found');
+    await ext.activate();
+    assert.ok(ext.isActive);
+    const commands = await vscode.commands.getCommands(true);
+    for (const c of ['skillRouter.reindex', 'skillRouter.restartServer', 'skillRouter.openQueryPanel', 'skillRouter.showOutput']) {
+      assert.ok(commands.includes(c), c);
+    }
+  });
+
+  it('shows the near-duplicate warning on an opened SKILL.md, pointing at its twin', async () => {
+    const doc = await vscode.workspace.openTextDocument(file('csv-tidy'));
+    await vscode.window.showTextDocument(doc);
+    const [d] = await diagnosticsOf(doc.uri, (x) => x.some((y) => String(typeof y.code === 'object' ? y.code.value : y.code) === 'skill.near-duplicate'));
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(d.message, /Near-duplicate of "csv-cleaner"/);
+    const similarity = Number(/similarity (\d\.\d\d)/.exec(d.message)![1]);
+    assert.ok(similarity >= 0.9, `dense similarity from the built-in model: ${similarity}`);
+    assert.equal(d.relatedInformation?.[0].location.uri.fsPath, file('csv-cleaner').fsPath);
+    assert.ok(typeof d.code === 'object' && d.code.target.toString().includes('diagnostics.md'));
+  });
+
+  it('editing one twin clears the warning on the other', async () => {
+    const doc = await vscode.workspace.openTextDocument(file('csv-cleaner'));
+    const editor = await vscode.window.showTextDocument(doc);
+    const line = doc.lineAt(2);
+    await editor.edit((e) => e.replace(line.range, 'description: Compose release notes from merged pull requests, grouped by label.'));
+    await diagnosticsOf(file('csv-tidy'), (x) => x.length === 0);
+    await vscode.commands.executeCommand('undo');
+    await diagnosticsOf(file('csv-tidy'), (x) => x.length === 1);
+  });
+
+  it('offers the quick fixes and explains front-matter keys on hover', async () => {
+    const uri = file('csv-tidy');
+    const [d] = await diagnosticsOf(uri, (x) => x.length === 1);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range);
+    assert.ok(actions.some((a) => a.title === 'Add a line to the description saying when to use "csv-cleaner" instead'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(2, 3));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /\*\*description\*\*: Required/);
+  });
+
+  it('runs its commands without error', async () => {
+    await vscode.commands.executeCommand('skillRouter.showOutput');
+    await vscode.commands.executeCommand('skillRouter.reindex');
+  });
+});

@@ -1,0 +1,74 @@
+/** The real server with the real default model (models/use-lite): dense near-duplicates, a warm reopen, and degrading when a model fails. */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { IndexStatusRequest } from '../../src/shared/protocol';
+import { copyFixture, removeDir, TestClient } from './lspClient';
+
+describe('server: with the built-in USE-lite model', function () {
+  this.timeout(120_000);
+  let ws: string;
+  let cacheDir: string;
+  const file = (id: string) => path.join(ws, id, 'SKILL.md');
+
+  before(() => {
+    ws = copyFixture('duplicates');
+    cacheDir = mkdtempSync(path.join(tmpdir(), 'sr-cache-model-'));
+  });
+  after(() => {
+    removeDir(ws);
+    removeDir(cacheDir);
+  });
+
+  it('reports the near-duplicate from dense similarity and re-checks the twin on edit', async () => {
+    const c = await TestClient.start({ folders: [ws], init: { cacheDir, model: { enabled: true } } });
+    try {
+      const s = await c.ready();
+      assert.equal(s.model, 'use-lite-en@1');
+      assert.equal(s.semanticDisabled, null);
+      assert.equal(s.folders[0].embedded, 3);
+      const [d] = await c.diagnosticsOf(file('csv-tidy'), (x) => x.length > 0);
+      assert.equal(d.code, 'skill.near-duplicate');
+      const similarity = Number(/similarity (\d\.\d\d)/.exec(d.message)![1]);
+      assert.ok(similarity >= 0.9, `dense similarity ${similarity}`);
+      const text = readFileSync(file('csv-cleaner'), 'utf8');
+      await c.open(file('csv-cleaner'), text);
+      const v = await c.change(file('csv-cleaner'), text.replace(/^description: .*$/m, 'description: Compose release notes from merged pull requests, grouped by label.'));
+      await c.diagnosticsOf(file('csv-cleaner'), (x, p) => p.version === v && x.length === 0);
+      await c.diagnosticsOf(file('csv-tidy'), (x) => x.length === 0, 'the twin re-checked with the new vectors');
+      const status = await c.conn.sendRequest(IndexStatusRequest);
+      assert.ok(status.timings.lastDiagnosticsMs !== null && status.timings.lastUpdateMs !== null);
+      await c.close(file('csv-cleaner'));
+    } finally {
+      assert.equal(await c.stop(), 0);
+    }
+  });
+
+  it('reopens warm from the cache folder it was given', async () => {
+    const c = await TestClient.start({ folders: [ws], init: { cacheDir, model: { enabled: true } } });
+    try {
+      const s = await c.ready();
+      assert.deepEqual([s.folders[0].cached, s.folders[0].embedded], [3, 0]);
+    } finally {
+      assert.equal(await c.stop(), 0);
+    }
+  });
+
+  it('degrades when the model cannot load: front-matter checks stay, semantic checks fall back, the status says why', async () => {
+    const c = await TestClient.start({ folders: [ws], init: { cacheDir, model: { enabled: true, folder: path.join(ws, 'no-such-model') } } });
+    try {
+      const s = await c.ready();
+      assert.equal(s.model, null);
+      assert.match(s.semanticDisabled!, /no-such-model/);
+      const [d] = await c.diagnosticsOf(file('csv-tidy'), (x) => x.length > 0);
+      assert.equal(d.code, 'skill.near-duplicate', 'word overlap still finds the pair');
+      const text = readFileSync(file('k8s-deploy'), 'utf8');
+      await c.open(file('k8s-deploy'), text.replace('name: k8s-deploy', 'name: K8s-Deploy'));
+      const own = await c.diagnosticsOf(file('k8s-deploy'), (x, p) => p.version === 1 && x.length > 0);
+      assert.ok(own.some((x) => x.code === 'frontmatter.name-case'));
+    } finally {
+      assert.equal(await c.stop(), 0);
+    }
+  });
+});

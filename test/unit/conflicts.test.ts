@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import { candidatePairs, findConflicts, judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
+import { detectFacets, facetMismatches, isUmbrella, mentionsSkill } from '../../src/core/analysis/facets';
+import { pairFindingsFor } from '../../src/core/analysis/findings';
+import { createSkillService } from '../../src/core/route/skillService';
+import type { SkillDoc } from '../../src/core/service';
+import { analyze } from '../../src/core/text/analyze';
+import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+
+function doc(id: string, name: string, description: string): SkillDoc {
+  return { id, path: `${id}/SKILL.md`, name, description, body: '', frontMatter: {}, keyRanges: {}, bodyStartLine: 3, lang: /[\u4e00-\u9fff]/.test(description) ? 'zh' : 'en', hash: id, findings: [] };
+}
+
+const DOCS = [
+  doc('a/blob-rust', 'azure-storage-blob-rust', 'Upload, download and list blobs in Azure Blob Storage from Rust with the azure_storage_blobs crate.'),
+  doc('a/blob-go', 'azure-storage-blob-go', 'Upload, download and list blobs in Azure Blob Storage from Go with the azblob module.'),
+  doc('a/pdf-extract', 'pdf-extract', 'Extract text and tables from PDF files and scanned invoices.'),
+  doc('b/pdf-extract', 'pdf-extract', 'Pull text and tables out of PDF documents, including scanned ones.'),
+  doc('a/pdf-forms', 'pdf-forms', 'Fill and flatten PDF forms. Not for extracting text: use pdf-extract instead.'),
+  doc('a/pdf-router', 'pdf-router', 'Router for PDF work: hands off to the PDF skills for extraction, forms and merging.'),
+  doc('a/sourdough', 'sourdough-baking', 'Plan a sourdough bake schedule with levain, hydration and proofing times.'),
+];
+
+function profiles() {
+  return new SkillProfiles(DOCS, (t) => analyze(t));
+}
+
+describe('facets', () => {
+  it('finds languages, ecosystems and platforms in names and descriptions', () => {
+    const f = detectFacets('Build async services with tokio and cargo on AWS Lambda', 'rust-services');
+    assert.deepEqual(f.language, ['rust']);
+    assert.deepEqual(f.cloud, ['aws']);
+    assert.deepEqual(detectFacets('Azure Monitor ingestion client', 'azure-monitor-ingestion-py').language, ['python']);
+  });
+
+  it('reads ambiguous words such as "go" only from the name', () => {
+    assert.equal(detectFacets("Let's go through the release checklist", 'release-checklist').language, undefined);
+    assert.deepEqual(detectFacets('Concurrency patterns', 'go-concurrency-patterns').language, ['go']);
+  });
+
+  it('a request naming both stacks spans them', () => {
+    const rust = detectFacets('', 'blob-rust');
+    const go = detectFacets('', 'blob-go');
+    assert.equal(facetMismatches(rust, go).length, 1);
+    assert.equal(facetMismatches(rust, go, detectFacets('port our uploader from Go to Rust')).length, 0);
+  });
+
+  it('recognises umbrella skills and cross-references', () => {
+    assert.ok(isUmbrella('pdf-router', 'Router for PDF work'));
+    assert.ok(!isUmbrella('pdf-forms', 'Fill and flatten PDF forms.'));
+    assert.ok(mentionsSkill('Not for text: use pdf-extract instead.', 'pdf-extract'));
+    assert.ok(!mentionsSkill('Extract text from PDF files', 'pdf-extract'), 'words of the name are not a reference');
+  });
+});
+
+describe('judgePair', () => {
+  const p = profiles();
+  const get = (id: string) => p.get(id)!;
+
+  it('the same job for two stacks is a language/ecosystem mismatch, unless the request spans both', () => {
+    const j = judgePair(get('a/blob-rust'), get('a/blob-go'));
+    assert.equal(j.reason, 'language_ecosystem_mismatch');
+    assert.match(j.evidence, /rust vs go|go vs rust/);
+    assert.equal(judgePair(get('a/blob-rust'), get('a/blob-go'), undefined, detectFacets('migrate our blob uploader from Go to Rust')).reason, null);
+  });
+
+  it('copies of one skill in two collections are redundant', () => {
+    const j = judgePair(get('a/pdf-extract'), get('b/pdf-extract'));
+    assert.equal(j.reason, 'function_redundant');
+    assert.ok(j.copy);
+  });
+
+  it('an explicit cross-reference is an intended boundary, not a conflict', () => {
+    const j = judgePair(get('a/pdf-forms'), get('a/pdf-extract'));
+    assert.ok(j.crossReference);
+    assert.notEqual(j.reason, 'function_redundant');
+  });
+
+  it('an umbrella over task skills is a granularity mismatch; unrelated skills a domain mismatch', () => {
+    assert.equal(judgePair(get('a/pdf-router'), get('a/pdf-extract')).reason, 'granularity_mismatch');
+    assert.equal(judgePair(get('a/sourdough'), get('a/blob-go')).reason, 'domain_mismatch');
+  });
+});
+
+describe('conflict scan', () => {
+  it('nearest-neighbour candidate pairs find what the all-pairs scan finds, and include copies', () => {
+    const p = profiles();
+    const pairs = candidatePairs(p, 3);
+    assert.ok(pairs.some(([a, b]) => a === 'a/pdf-extract' && b === 'b/pdf-extract'));
+    assert.ok(pairs.every(([a, b]) => a < b));
+    assert.equal(new Set(pairs.map((x) => x.join(' '))).size, pairs.length, 'no pair twice');
+    assert.deepEqual(findConflicts(p, undefined, undefined, new Set(), pairs), findConflicts(p));
+    assert.deepEqual(p.lexicalNeighbours('a/blob-rust', 1), ['a/blob-go']);
+  });
+});
+
+describe('service conflicts', () => {
+  const files = () => new Map<string, string | Uint8Array>([
+    ['a/blob-rust/SKILL.md', skill('blob-rust', 'Upload, download and list blobs in Azure Blob Storage containers with the Rust SDK.')],
+    ['a/blob-go/SKILL.md', skill('blob-go', 'Upload, download and list blobs in Azure Blob Storage containers with the Go SDK.')],
+    ['a/pdf-text/SKILL.md', skill('pdf-text', 'Extract text and tables from PDF files and scanned invoices.')],
+    ['b/pdf-reader/SKILL.md', skill('pdf-reader', 'Extract text and tables from PDF files and scanned invoices.')],
+    ['c/k8s/SKILL.md', skill('k8s', 'Deploy services to Kubernetes with Helm.')],
+  ]);
+
+  for (const embedder of [new FakeEmbedder(), null]) {
+    it(`reports conflicts with a reason and an example request, and keeps near-duplicates (${embedder ? 'vectors' : 'words'})`, async () => {
+      const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files()), embedder });
+      await svc.index();
+      const pairs = svc.pairFindings();
+      const dup = pairs.filter((x) => x.kind === 'near-duplicate');
+      assert.deepEqual(dup.map((x) => [x.a, x.b]), [['a/pdf-text', 'b/pdf-reader']]);
+      assert.ok(!pairs.some((x) => x.kind === 'conflict' && x.a === 'a/pdf-text' && x.b === 'b/pdf-reader'), 'a near-duplicate is not reported twice');
+      const conflict = pairs.find((x) => x.kind === 'conflict');
+      assert.ok(conflict, 'the Rust and Go blob skills conflict');
+      assert.deepEqual([conflict.a, conflict.b], ['a/blob-go', 'a/blob-rust']);
+      assert.equal(conflict.reason, 'language_ecosystem_mismatch');
+      assert.ok(conflict.exampleRequest && /blob/i.test(conflict.exampleRequest));
+      assert.ok(!/\b(rust|go)\b/i.test(conflict.exampleRequest!), `the example request names neither stack: ${conflict.exampleRequest}`);
+      assert.deepEqual(svc.pairFindings('c/k8s'), []);
+      assert.equal(svc.pairFindings('a/blob-go').length, 1);
+
+      const docs = new Map(svc.skills().map((d) => [d.id, d]));
+      const f = pairFindingsFor(docs.get('a/blob-go')!, pairs, (id) => docs.get(id));
+      assert.equal(f.length, 1);
+      assert.equal(f[0].code, 'skill.conflict');
+      assert.match(f[0].message, /language_ecosystem_mismatch/);
+      assert.equal(f[0].related![0].skillId, 'a/blob-rust');
+    });
+  }
+
+  it('judges a set: the specific conflict wins, a compatible set has none', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files()), embedder: new FakeEmbedder() });
+    await svc.index();
+    const j = svc.judgeSet!(['a/blob-rust', 'a/blob-go', 'a/pdf-text']);
+    assert.equal(j.reason, 'language_ecosystem_mismatch');
+    assert.equal(j.pairs.length, 3);
+    assert.equal(svc.judgeSet!(['a/blob-rust', 'nope']).pairs.length, 0, 'unknown ids are left out');
+  });
+});

@@ -1,0 +1,176 @@
+import { strict as assert } from 'node:assert';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import type { PairFinding } from '../../src/core/analysis/types';
+import { parseSkill } from '../../src/core/parse/skillDoc';
+import type { ProfileId } from '../../src/core/parse/validate';
+import type { SkillDoc } from '../../src/core/service';
+import { BUILT_IN_OVERLAP, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from '../../src/server/diagnostics';
+import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/server/settings';
+import { isSuppressed, readSuppressions } from '../../src/server/suppression';
+import { skill } from '../helpers/fakes';
+
+function doc(folder: string, text: string, profiles: ProfileId[] = ['spec']): SkillDoc {
+  return parseSkill({ id: folder, path: `${folder}/SKILL.md`, folderName: folder }, text, profiles);
+}
+
+function ctx(docs: SkillDoc[], settings: Partial<ServerSettings['diagnostics']> = {}, conflictThreshold = 0): DiagnosticContext {
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  return {
+    settings: { diagnostics: { ...DEFAULT_SETTINGS.diagnostics, ...settings }, conflict: { threshold: conflictThreshold, maxPerSkill: 2 } },
+    href: (code) => `file:///docs/diagnostics.md#${code}`,
+    skill: (id) => byId.get(id),
+    uriOf: (id) => `file:///lib/${id}/SKILL.md`,
+  };
+}
+
+const codes = (ds: Diagnostic[]) => ds.map((d) => d.code).sort();
+
+const csvA = doc('csv-cleaner', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.'));
+const csvB = doc('csv-tidy', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.'));
+const dup: PairFinding = { kind: 'near-duplicate', a: 'csv-cleaner', b: 'csv-tidy', similarity: 0.93, explanation: 'They describe the same job.' };
+const conflict: PairFinding = {
+  kind: 'conflict',
+  a: 'csv-cleaner',
+  b: 'csv-tidy',
+  similarity: 0.71,
+  reason: 'language_ecosystem_mismatch',
+  exampleRequest: 'clean this CSV',
+  explanation: 'One is for pandas, one for R.',
+};
+
+describe('diagnostics: engine findings to LSP diagnostics', () => {
+  it('every diagnostic has a stable code, source skill-router and a link into docs/diagnostics.md', () => {
+    const d = doc('bad', '---\nname: Bad--Name\n---\nbody');
+    const ds = skillDiagnostics(d, [], ctx([d]));
+    assert.ok(ds.length >= 2);
+    for (const x of ds) {
+      assert.equal(x.source, 'skill-router');
+      assert.match(String(x.code), /^frontmatter\.[a-z-]+$/);
+      assert.equal(x.codeDescription?.href, `file:///docs/diagnostics.md#${x.code}`);
+    }
+    assert.ok(codes(ds).includes('frontmatter.name-case'));
+    assert.ok(codes(ds).includes('frontmatter.description-missing'));
+  });
+
+  it('frontmatter.invalid-yaml points at the line the parser stopped at', () => {
+    const d = doc('broken', '---\nname: [oops\ndescription: x\n---\n');
+    const [x] = skillDiagnostics(d, [], ctx([d]));
+    assert.equal(x.code, 'frontmatter.invalid-yaml');
+    assert.equal(x.severity, DiagnosticSeverity.Error);
+    assert.ok(x.range.start.line >= 1);
+  });
+
+  it('frontmatter.missing on a file without front matter', () => {
+    const d = doc('plain', '# Just markdown\n');
+    assert.deepEqual(codes(skillDiagnostics(d, [], ctx([d]))), ['frontmatter.missing']);
+  });
+
+  it('leaves what VS Code reports itself out by default, and reports it when asked', () => {
+    const d = doc('folder', '---\nname: other\ndescription: ""\nextra: 1\n---\n');
+    const quiet = codes(skillDiagnostics(d, [], ctx([d])));
+    for (const c of BUILT_IN_OVERLAP) assert.ok(!quiet.includes(c), `${c} hidden by default`);
+    const loud = codes(skillDiagnostics(d, [], ctx([d], { reportBuiltInChecks: true })));
+    assert.deepEqual(loud, ['frontmatter.description-empty', 'frontmatter.name-mismatch', 'frontmatter.unknown-key']);
+  });
+
+  it('skill.budget: Claude Code cuts the listing (warning), Codex drops the skill (error), tagged by profile', () => {
+    const long = 'Turn meeting transcripts into decisions and owners. '.repeat(32);
+    const d = doc('notes', skill('notes', long), ['claude-code', 'codex']);
+    const ds = skillDiagnostics(d, [], ctx([d])).filter((x) => x.code === 'skill.budget');
+    assert.equal(ds.length, 2);
+    const claude = ds.find((x) => (x.data as { profile?: string }).profile === 'claude-code')!;
+    const codex = ds.find((x) => (x.data as { profile?: string }).profile === 'codex')!;
+    assert.equal(claude.severity, DiagnosticSeverity.Warning);
+    assert.match(claude.message, /1536/);
+    assert.match(claude.message, /\[claude-code\]$/);
+    assert.equal(codex.severity, DiagnosticSeverity.Error);
+  });
+
+  it('file.unreadable for binary or oversized files', () => {
+    const [x] = unreadableDiagnostic('SKILL.md looks like a binary file', ctx([]));
+    assert.equal(x.code, 'file.unreadable');
+    assert.equal(x.severity, DiagnosticSeverity.Error);
+    assert.equal(x.range.start.line, 0);
+  });
+
+  it('skill.near-duplicate names the twin and the similarity, and relatedInformation points at it', () => {
+    const [x] = skillDiagnostics(csvB, [dup], ctx([csvA, csvB]));
+    assert.equal(x.code, 'skill.near-duplicate');
+    assert.equal(x.severity, DiagnosticSeverity.Warning);
+    assert.match(x.message, /csv-cleaner/);
+    assert.match(x.message, /0\.93/);
+    assert.equal(x.relatedInformation?.[0].location.uri, 'file:///lib/csv-cleaner/SKILL.md');
+    assert.deepEqual(x.relatedInformation?.[0].location.range, csvA.keyRanges.description);
+    assert.deepEqual(x.range, csvB.keyRanges.description);
+    assert.deepEqual((x.data as { twin: unknown }).twin, { id: 'csv-cleaner', name: 'csv-cleaner', uri: 'file:///lib/csv-cleaner/SKILL.md' });
+    const [y] = skillDiagnostics(csvA, [dup], ctx([csvA, csvB]));
+    assert.match(y.message, /csv-tidy/, 'the same pair sits on both twins');
+  });
+
+  it('skill.conflict gives the reason class and an example request, above the conflict threshold only', () => {
+    const [x] = skillDiagnostics(csvA, [conflict], ctx([csvA, csvB]));
+    assert.equal(x.code, 'skill.conflict');
+    assert.equal(x.severity, DiagnosticSeverity.Information);
+    assert.match(x.message, /language_ecosystem_mismatch/);
+    assert.match(x.message, /clean this CSV/);
+    assert.equal(skillDiagnostics(csvA, [conflict], ctx([csvA, csvB], {}, 0.8)).length, 0);
+  });
+
+  it('shows only the closest conflicts of a skill (conflict.maxPerSkill), near-duplicates all', () => {
+    const docs = [csvA, csvB, ...['x1', 'x2', 'x3'].map((id) => doc(id, skill(id, 'Clean CSV.')))];
+    const pairs: PairFinding[] = [
+      dup,
+      ...[0.5, 0.9, 0.7].map((similarity, i) => ({ ...conflict, b: `x${i + 1}`, similarity })),
+    ];
+    const ds = skillDiagnostics(csvA, pairs, ctx(docs));
+    assert.deepEqual(ds.map((d) => [d.code, (d.data as { twin: { id: string } }).twin.id]), [
+      ['skill.near-duplicate', 'csv-tidy'],
+      ['skill.conflict', 'x2'],
+      ['skill.conflict', 'x3'],
+    ]);
+  });
+
+  it('severity settings override per code, and off hides a code', () => {
+    const c = ctx([csvA, csvB], { severity: { 'skill.near-duplicate': 'error', 'skill.conflict': 'off' } });
+    const ds = skillDiagnostics(csvA, [dup, conflict], c);
+    assert.deepEqual(codes(ds), ['skill.near-duplicate']);
+    assert.equal(ds[0].severity, DiagnosticSeverity.Error);
+  });
+
+  it('ignores pairs that do not involve the skill, or whose twin is gone', () => {
+    const other: PairFinding = { ...dup, a: 'x', b: 'y' };
+    assert.equal(skillDiagnostics(csvA, [other], ctx([csvA, csvB])).length, 0);
+    assert.equal(skillDiagnostics(csvA, [dup], ctx([csvA])).length, 0);
+  });
+});
+
+describe('diagnostics: suppression', () => {
+  it('front matter metadata dismisses pair findings about a named twin, on that skill only', () => {
+    const a = doc('csv-cleaner', '---\nname: csv-cleaner\ndescription: Clean CSV.\nmetadata:\n  skill-router:\n    ignore: [csv-tidy]\n---\n');
+    assert.equal(skillDiagnostics(a, [dup, conflict], ctx([a, csvB])).length, 0);
+    assert.equal(skillDiagnostics(csvB, [dup], ctx([a, csvB])).length, 1, 'the twin still reports it');
+  });
+
+  it('a body comment dismisses one code about named twins', () => {
+    const a = doc('csv-cleaner', skill('csv-cleaner', 'Clean CSV.', '<!-- skill-router-ignore skill.near-duplicate csv-tidy -->'));
+    assert.deepEqual(codes(skillDiagnostics(a, [dup, conflict], ctx([a, csvB]))), ['skill.conflict']);
+  });
+
+  it('a comment with a code alone dismisses the code; names alone dismiss every pair code; ids match too', () => {
+    const s = readSuppressions({ frontMatter: {}, body: '<!-- skill-router-ignore skill.budget -->\n<!-- skill-router-ignore tools/csv-tidy other -->' });
+    assert.ok(isSuppressed(s, 'skill.budget'));
+    assert.ok(!isSuppressed(s, 'skill.conflict'));
+    assert.ok(isSuppressed(s, 'skill.conflict', { id: 'tools/csv-tidy', name: 'tidy' }));
+    assert.ok(isSuppressed(s, 'skill.near-duplicate', { id: 'x/other', name: 'nope' }), 'the folder name matches');
+    assert.ok(!isSuppressed(s, 'skill.near-duplicate', { id: 'x', name: 'y' }));
+  });
+
+  it('metadata entries that are codes dismiss the code; odd metadata is ignored without throwing', () => {
+    const s = readSuppressions({ frontMatter: { metadata: { 'skill-router': { ignore: ['frontmatter.unknown-key', 42, ''] } } }, body: '' });
+    assert.ok(isSuppressed(s, 'frontmatter.unknown-key'));
+    for (const metadata of [null, 'text', [1, 2], { 'skill-router': 'x' }, { 'skill-router': { ignore: 'csv-tidy' } }]) {
+      assert.doesNotThrow(() => readSuppressions({ frontMatter: { metadata }, body: '<!-- skill-router-ignore -->' }));
+    }
+    assert.ok(isSuppressed(readSuppressions({ frontMatter: { metadata: { 'skill-router': { ignore: 'csv-tidy' } } }, body: '' }), 'skill.conflict', { id: 'csv-tidy', name: 'csv-tidy' }));
+  });
+});

@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import { SkillProfiles } from '../../src/core/analysis/conflicts';
+import { checkModel, HeuristicReranker, LearnedReranker, modelScores, shippedReranker, softmax } from '../../src/core/route/rerank';
+import { FieldCache, listFeatures, POINT_FEATURES, type ListFeatures, type RerankRequest } from '../../src/core/route/rerankFeatures';
+import { selectSet } from '../../src/core/route/setSelection';
+import { createSkillService } from '../../src/core/route/skillService';
+import type { SkillDoc } from '../../src/core/service';
+import type { CrossEncoder } from '../../src/core/types';
+import { analyze } from '../../src/core/text/analyze';
+import { splitPassages } from '../../src/core/text/passages';
+import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+
+const library = () => new Map<string, string | Uint8Array>([
+  ['a/pdf-extract/SKILL.md', skill('pdf-extract', 'Extract text and tables from PDF files and scanned invoices.', '## OCR\nRun OCR on scanned pages.')],
+  ['b/pdf-extract/SKILL.md', skill('pdf-extract', 'Extract text and tables from PDF files and scanned invoices, with OCR.')],
+  ['a/spreadsheet-report/SKILL.md', skill('spreadsheet-report', 'Build an Excel spreadsheet report with charts from extracted tables.')],
+  ['a/rust-http/SKILL.md', skill('rust-http', 'Write an HTTP client in Rust with reqwest and tokio: retries, timeouts and JSON decoding.')],
+  ['a/go-http/SKILL.md', skill('go-http', 'Write an HTTP client in Go with net/http: retries, timeouts and JSON decoding.')],
+  ['a/k8s-deploy/SKILL.md', skill('k8s-deploy', 'Deploy services to a Kubernetes cluster with Helm charts.')],
+]);
+
+describe('learned reranker', () => {
+  it('ships a model whose features match the code, with weights for both regimes', () => {
+    assert.equal(checkModel(shippedReranker()), shippedReranker());
+    assert.deepEqual(shippedReranker().pointFeatures, [...POINT_FEATURES]);
+    assert.throws(() => checkModel({ ...shippedReranker(), pointFeatures: ['fused'] }), /do not match/);
+    assert.ok(shippedReranker().regimes.dense.pass2.some((w) => w !== 0) && shippedReranker().regimes.lexical.pass2.some((w) => w !== 0));
+  });
+
+  for (const embedder of [new FakeEmbedder(), null]) {
+    it(`routes with the learned reranker and reports the set (${embedder ? 'dense' : 'lexical'})`, async () => {
+      const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder });
+      await svc.index();
+      const r = await svc.route('extract the tables from a scanned PDF invoice and build an Excel spreadsheet report with charts', { k: 6 });
+      assert.equal(r.reranker, shippedReranker().id);
+      const ids = r.candidates.map((c) => c.skillId);
+      const lead = ids.slice(0, 2);
+      const kept = lead.find((id) => id.endsWith('/pdf-extract'));
+      assert.ok(lead.includes('a/spreadsheet-report') && kept, `the two skills the request needs lead: ${ids.join(' ')}`);
+      const probabilities = r.candidates.map((c) => c.scores.rerank!);
+      assert.ok(probabilities.every((p) => p > 0 && p < 1));
+      assert.ok(r.set, 'a set is reported');
+      assert.deepEqual(r.set.ids, ids.slice(0, r.set.size));
+      // The copy of the kept pdf-extract is set aside behind the complementary skill.
+      const copy = kept === 'a/pdf-extract' ? 'b/pdf-extract' : 'a/pdf-extract';
+      assert.deepEqual(r.set.rejected.find((x) => x.id === copy), { id: copy, partnerId: kept, reason: 'function_redundant', evidence: 'copies of pdf-extract' });
+    });
+  }
+
+  it('keeps the first-stage order and reports no set with rerank off', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
+    await svc.index();
+    const r = await svc.route('http client with retries', { k: 6, rerank: false });
+    assert.equal(r.set, undefined);
+    assert.equal(r.reranker, undefined);
+    const fused = r.candidates.map((c) => c.scores.fused);
+    assert.deepEqual(fused, [...fused].sort((a, b) => b - a));
+    const selected = await svc.route('http client with retries', { k: 6, rerank: false, select: true });
+    assert.ok(selected.set, 'set selection can run on the first-stage order');
+  });
+
+  it('puts a skill for another stack than the top one behind the leading places, unless the request spans both', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
+    await svc.index();
+    const rust = await svc.route('write an HTTP client in Rust with reqwest: retries, timeouts and JSON decoding', { k: 6 });
+    assert.equal(rust.candidates[0].skillId, 'a/rust-http');
+    assert.ok(rust.set!.rejected.some((x) => x.id === 'a/go-http' && x.reason === 'language_ecosystem_mismatch'));
+    const port = await svc.route('port our HTTP client from Go to Rust: retries, timeouts and JSON decoding', { k: 6 });
+    assert.ok(!port.set!.rejected.some((x) => x.id === 'a/go-http' || x.id === 'a/rust-http'), JSON.stringify(port.set));
+  });
+
+  it('plugs a cross-encoder into the same stage, with set selection after it', async () => {
+    const encoder: CrossEncoder = {
+      id: 'fake-cross@1',
+      // Prefers passages that mention Kubernetes, whatever the request.
+      async score(_query, passages) {
+        return passages.map((p) => (/kubernetes/i.test(p) ? 4 : /pdf/i.test(p) ? 1 : -2));
+      },
+    };
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder(), crossEncoder: encoder });
+    await svc.index();
+    const r = await svc.route('extract tables from a PDF and deploy with helm on kubernetes', { k: 6 });
+    assert.equal(r.reranker, 'fake-cross@1');
+    assert.equal(r.candidates[0].skillId, 'a/k8s-deploy');
+    assert.ok(Math.abs(r.candidates[0].scores.rerank! - 1 / (1 + Math.exp(-4))) < 1e-9);
+    const pdf = r.candidates.filter((c) => c.skillId.endsWith('/pdf-extract')).map((c) => c.rank);
+    assert.equal(pdf.length, 2);
+    assert.ok(r.set!.rejected.some((x) => x.reason === 'function_redundant'), 'set selection still separates the two copies');
+  });
+});
+
+describe('features and set selection', () => {
+  const docs: SkillDoc[] = [...library()].map(([path, text]) => {
+    const id = path.slice(0, -'/SKILL.md'.length);
+    const m = /name: (.*)\ndescription: (.*)\n---\n([\s\S]*)$/.exec(text as string)!;
+    return { id, path, name: m[1], description: JSON.parse(m[2]), body: m[3], frontMatter: {}, keyRanges: {}, bodyStartLine: 4, lang: 'en', hash: id, findings: [] };
+  });
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const request = (query: string, ids: string[]): RerankRequest => ({
+    query,
+    terms: analyze(query),
+    head: ids.map((id, i) => ({ id, fused: 1 - i * 0.1, lexical: 1 - i * 0.1, dense: null })),
+    profiles: new SkillProfiles(docs, (t) => analyze(t)),
+    fields: new FieldCache((t) => analyze(t)),
+    doc: (id) => byId.get(id)!,
+    passages: (id) => splitPassages(byId.get(id)!.body),
+  });
+
+  it('measures coverage of the request and the name mention', () => {
+    const f = listFeatures(request('pdf extract: OCR the scanned pages', ['a/pdf-extract', 'a/k8s-deploy']));
+    const col = (name: (typeof POINT_FEATURES)[number]) => POINT_FEATURES.indexOf(name);
+    assert.equal(f.point[0][col('nameMention')], 1);
+    assert.equal(f.point[1][col('nameMention')], 0);
+    assert.ok(f.point[0][col('requestInHeadings')] > 0, 'the OCR heading covers part of the request');
+    assert.equal(f.point[1][col('requestInNameDescription')], 0);
+    assert.equal(f.pairs[0][1].reason, 'domain_mismatch');
+  });
+
+  it('never moves the top candidate and sizes the set by share and novelty', () => {
+    const lf: ListFeatures = listFeatures(request('extract pdf tables and build an excel spreadsheet report', ['a/pdf-extract', 'b/pdf-extract', 'a/spreadsheet-report', 'a/k8s-deploy']));
+    const sel = selectSet(lf, [0.5, 0.3, 0.15, 0.05], { maxSize: 3, minShare: 0.2, minNovel: 0.05 });
+    assert.deepEqual(sel.order.map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report', 'a/k8s-deploy', 'b/pdf-extract']);
+    assert.equal(sel.size, 2, 'k8s-deploy has too small a share to join');
+    assert.deepEqual(sel.rejected.map((r) => [lf.ids[r.index], lf.ids[r.partner], r.reason]), [['b/pdf-extract', 'a/pdf-extract', 'function_redundant']]);
+    const strict = selectSet(lf, [0.5, 0.3, 0.15, 0.05], { maxSize: 3, minShare: 0.5, minNovel: 0.05 });
+    assert.equal(strict.size, 1);
+  });
+
+  it('the learned model is deterministic and its probabilities sum to one', async () => {
+    const lf = listFeatures(request('extract pdf tables', ['a/pdf-extract', 'b/pdf-extract', 'a/spreadsheet-report']));
+    const a = modelScores(shippedReranker(), lf, false);
+    const b = modelScores(shippedReranker(), lf, false);
+    assert.deepEqual(a, b);
+    const p = await new LearnedReranker().score(request('extract pdf tables', ['a/pdf-extract', 'b/pdf-extract', 'a/spreadsheet-report']), lf);
+    assert.ok(Math.abs(p.reduce((x, y) => x + y, 0) - 1) < 1e-9);
+    assert.deepEqual(softmax([0, 0]), [0.5, 0.5]);
+    const h = await new HeuristicReranker().score(request('pdf extract', ['a/k8s-deploy', 'a/pdf-extract']));
+    assert.ok(h[1] > 0.5 * h[0], 'the heuristic rewards the name mention');
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * What must stay in step across files: settings in package.json vs settings.ts, custom LSP
+ * methods vs docs/lsp-extensions.md, diagnostic codes vs docs/diagnostics.md, the front-matter
+ * grammar vs the profiles' keys, and the extension manifest's commands.
+ */
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { CLIENT_PROFILES, SPEC_FIELDS } from '../../src/core/parse/validate';
+import { SERVER_CODES } from '../../src/server/diagnostics';
+import { KEY_DOCS } from '../../src/server/frontMatterHelp';
+import { DEFAULT_SETTINGS, flatDefaults, sanitiseSettings, indexAffected } from '../../src/server/settings';
+import { CUSTOM_METHODS, RESTART_SETTINGS } from '../../src/shared/protocol';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const read = (p: string) => readFileSync(path.join(ROOT, p), 'utf8');
+const pkg = JSON.parse(read('package.json'));
+const properties: Record<string, { default?: unknown; scope?: string; markdownDescription?: string; description?: string }> =
+  pkg.contributes.configuration.properties;
+
+/** Every code the engine and the server can put on a file, found in their sources. */
+function emittedCodes(): string[] {
+  const found = new Set<string>(Object.values(SERVER_CODES));
+  const dirs = ['src/core/parse', 'src/core/analysis'];
+  for (const dir of dirs) {
+    for (const f of readdirSync(path.join(ROOT, dir)).filter((n) => n.endsWith('.ts'))) {
+      for (const m of read(`${dir}/${f}`).matchAll(/'((?:frontmatter|skill|file)\.[a-z][a-z-]*)'/g)) found.add(m[1]);
+    }
+  }
+  return [...found].sort();
+}
+
+describe('contract: settings', () => {
+  it('package.json declares every setting with the default settings.ts uses, a description and a scope', () => {
+    const defaults = flatDefaults();
+    assert.deepEqual(Object.keys(properties).sort(), Object.keys(defaults).sort());
+    for (const [key, value] of Object.entries(defaults)) {
+      assert.deepEqual(properties[key].default, value, key);
+      assert.ok(properties[key].markdownDescription || properties[key].description, `${key} has a description`);
+      assert.ok(properties[key].scope, `${key} has a scope`);
+    }
+  });
+
+  it('the model folder is machine-overridable and restricted in untrusted workspaces; restart settings exist', () => {
+    assert.equal(properties['skillRouter.model.folder'].scope, 'machine-overridable');
+    assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skillRouter.model.folder']);
+    for (const key of RESTART_SETTINGS) assert.ok(properties[key], key);
+  });
+
+  it('sanitises what the client sends: bad values fall back to the defaults and are named', () => {
+    assert.deepEqual(sanitiseSettings(undefined).settings, DEFAULT_SETTINGS);
+    const { settings, problems } = sanitiseSettings({
+      profiles: ['codex', 'nope', 'codex'],
+      route: { topK: 0, rerank: 'yes' },
+      nearDuplicate: { threshold: 0.8, lexicalThreshold: 2 },
+      diagnostics: { severity: { 'skill.conflict': 'warning', 'skill.budget': 'loud' }, scope: 'openFiles' },
+      listingBudget: 5000,
+      logLevel: 'debug',
+    });
+    assert.deepEqual(settings.profiles, ['codex']);
+    assert.equal(settings.route.topK, 10);
+    assert.equal(settings.route.rerank, true);
+    assert.equal(settings.nearDuplicate.threshold, 0.8);
+    assert.equal(settings.nearDuplicate.lexicalThreshold, 0.6);
+    assert.deepEqual(settings.diagnostics.severity, { 'skill.conflict': 'warning' });
+    assert.equal(settings.diagnostics.scope, 'openFiles');
+    assert.equal(settings.listingBudget, 5000);
+    assert.equal(problems.length, 5, problems.join('\n'));
+    assert.deepEqual(sanitiseSettings({ profiles: [] }).settings.profiles, ['spec']);
+  });
+
+  it('only index-shaping settings re-index a folder', () => {
+    const s = DEFAULT_SETTINGS;
+    assert.ok(!indexAffected(s, { ...s, diagnostics: { ...s.diagnostics, scope: 'openFiles' } }));
+    assert.ok(!indexAffected(s, { ...s, conflict: { threshold: 0.5, maxPerSkill: 1 } }));
+    assert.ok(indexAffected(s, { ...s, profiles: ['codex'] }));
+    assert.ok(indexAffected(s, { ...s, nearDuplicate: { threshold: 0.8, lexicalThreshold: 0.6 } }));
+  });
+});
+
+describe('contract: docs', () => {
+  it('docs/lsp-extensions.md documents every custom method', () => {
+    const doc = read('docs/lsp-extensions.md');
+    for (const method of CUSTOM_METHODS) assert.match(doc, new RegExp(`^## ${method.replace('/', '\\/')}$`, 'm'), method);
+  });
+
+  it('docs/diagnostics.md has an anchor for every code the engine and server emit', () => {
+    const doc = read('docs/diagnostics.md');
+    const codes = emittedCodes();
+    assert.ok(codes.includes('skill.near-duplicate') && codes.includes('frontmatter.name-mismatch') && codes.includes('file.unreadable'));
+    for (const code of codes) assert.ok(doc.includes(`<a id="${code}"></a>\n### ${code}`), `docs/diagnostics.md lacks ${code}`);
+  });
+});
+
+describe('contract: front-matter keys', () => {
+  const allKeys = [...new Set([...SPEC_FIELDS, ...Object.values(CLIENT_PROFILES).flatMap((p) => p.extraKeys)])].sort();
+
+  it('hover has words for every key of every profile', () => {
+    assert.deepEqual(Object.keys(KEY_DOCS).sort(), allKeys);
+  });
+
+  it('the TextMate injection highlights exactly the spec keys and the profiles\' keys', () => {
+    const grammar = JSON.parse(read('syntaxes/skill-frontmatter.injection.tmLanguage.json'));
+    const keysOf = (rule: string) => /^\^\(([^)]*)\)/.exec(grammar.repository[rule].match)![1].split('|').sort();
+    assert.deepEqual(keysOf('spec-key'), [...SPEC_FIELDS].sort());
+    assert.deepEqual(keysOf('client-key'), allKeys.filter((k) => !(SPEC_FIELDS as readonly string[]).includes(k)));
+    const contributed = pkg.contributes.grammars.find((g: { scopeName: string }) => g.scopeName === grammar.scopeName);
+    assert.deepEqual(contributed.injectTo, ['text.html.markdown']);
+    for (const rule of ['spec-key', 'client-key']) {
+      const re = new RegExp(grammar.repository[rule].match);
+      assert.ok(!re.test('notakey: x'));
+    }
+    assert.ok(new RegExp(grammar.repository['spec-key'].match).test('description: x'));
+    assert.ok(!new RegExp(grammar.repository['spec-key'].match).test('  description: nested'));
+  });
+});
+
+describe('contract: extension manifest', () => {
+  it('contributes the four commands, activates on SKILL.md workspaces, and keeps engines.vscode at ^1.100.0', () => {
+    const commands = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
+    assert.deepEqual(commands, ['skillRouter.openQueryPanel', 'skillRouter.reindex', 'skillRouter.restartServer', 'skillRouter.showOutput']);
+    assert.ok(pkg.activationEvents.includes('workspaceContains:**/SKILL.md'));
+    assert.equal(pkg.engines.vscode, '^1.100.0');
+    assert.equal(pkg.main, './dist/extension.js');
+    const client = read('src/client/extension.ts');
+    for (const c of commands) assert.ok(client.includes(`'${c}'`), `${c} is registered`);
+  });
+
+  it('only src/client imports vscode', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) walk(rel);
+        else if (rel.endsWith('.ts') && /from 'vscode'|require\('vscode'\)/.test(read(rel))) offenders.push(rel);
+      }
+    };
+    for (const layer of ['src/core', 'src/node', 'src/server', 'src/shared', 'src/cli']) walk(layer);
+    assert.deepEqual(offenders, []);
+  });
+});

@@ -1,0 +1,142 @@
+import { strict as assert } from 'node:assert';
+import type { TextEdit } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseFrontMatter } from '../../src/core/parse/frontMatter';
+import { codeActions } from '../../src/server/codeActions';
+import {
+  addDisambiguationEdit,
+  descriptionLimit,
+  disambiguationLine,
+  ignoreCommentEdit,
+  ignoreMetadataEdit,
+  replaceDescriptionEdit,
+  setNameEdit,
+  trimDescriptionEdit,
+  trimText,
+  yamlScalar,
+} from '../../src/server/quickFixes';
+import { readSuppressions } from '../../src/server/suppression';
+
+function apply(text: string, edits: TextEdit[] | null): string {
+  assert.ok(edits, 'an edit');
+  return TextDocument.applyEdits(TextDocument.create('file:///x/SKILL.md', 'markdown', 1, text), edits);
+}
+
+const data = (text: string) => {
+  const fm = parseFrontMatter(text);
+  assert.equal(fm.error, undefined, `valid YAML after the fix:\n${text}`);
+  return fm.data;
+};
+
+describe('quick fixes', () => {
+  it('sets name to the folder name, or adds it when missing', () => {
+    assert.equal(data(apply('---\nname: old-name\ndescription: d\n---\nbody\n', setNameEdit('---\nname: old-name\ndescription: d\n---\nbody\n', 'pdf-tools'))).name, 'pdf-tools');
+    const noName = '---\ndescription: d\n---\n';
+    assert.equal(data(apply(noName, setNameEdit(noName, 'pdf-tools'))).name, 'pdf-tools');
+    const multi = '---\nname:\n  spread over lines\ndescription: d\n---\n';
+    const fixed = apply(multi, setNameEdit(multi, '数据可视化'));
+    assert.deepEqual(data(fixed), { name: '数据可视化', description: 'd' });
+    assert.equal(setNameEdit('no front matter', 'x'), null);
+  });
+
+  it('quotes YAML scalars only when needed', () => {
+    assert.equal(yamlScalar('plain words'), 'plain words');
+    for (const v of ['a: b', '- list', 'true', '123', "it's # here", ' lead', 'ends:']) {
+      assert.equal(data(`---\nk: ${yamlScalar(v)}\n---\n`).k, v, v);
+    }
+  });
+
+  it('rewrites a description in place, keeping block scalars block scalars', () => {
+    const plain = '---\nname: a\ndescription: old text\nlicense: MIT\n---\n';
+    assert.deepEqual(data(apply(plain, replaceDescriptionEdit(plain, 'new: text'))), { name: 'a', description: 'new: text', license: 'MIT' });
+    const block = '---\nname: a\ndescription: |\n    line one\n    line two\nlicense: MIT\n---\n';
+    const out = apply(block, replaceDescriptionEdit(block, 'line one\nline three'));
+    assert.match(out, /description: \|\n {4}line one\n {4}line three\nlicense/);
+    assert.equal(data(out).description, 'line one\nline three\n');
+  });
+
+  it('trims at the last sentence that fits, else at a word, never over the limit', () => {
+    const text = 'First sentence is here. Second sentence is a little longer. Third one.';
+    assert.equal(trimText(text, 65), 'First sentence is here. Second sentence is a little longer.');
+    assert.equal(trimText('word '.repeat(40).trim(), 52).length <= 52, true);
+    assert.ok(!trimText('alpha beta gamma delta', 14).endsWith(' '));
+    assert.equal(trimText('short', 10), 'short');
+  });
+
+  it('trims a too-long description and says what it cuts', () => {
+    const desc = 'Summarise meeting transcripts into decisions. '.repeat(30).trim();
+    const text = `---\nname: notes\ndescription: ${desc}\n---\nbody\n`;
+    const fix = trimDescriptionEdit(text, 1024)!;
+    const after = data(apply(text, fix.edits)).description as string;
+    assert.ok(after.length <= 1024);
+    assert.ok(after.endsWith('.'));
+    assert.equal(after, fix.kept);
+    assert.ok(fix.removed.length > 0);
+    assert.equal(trimDescriptionEdit('---\nname: a\ndescription: short\n---\n', 1024), null);
+  });
+
+  it('the limit depends on the profile: Codex drops over 1024, Claude Code caps description + when_to_use at 1536', () => {
+    assert.equal(descriptionLimit({ description: 'x' }, undefined), 1024);
+    assert.equal(descriptionLimit({ description: 'x' }, 'codex'), 1024);
+    assert.equal(descriptionLimit({ description: 'x', when_to_use: 'y'.repeat(99) }, 'claude-code'), 1536 - 100);
+    assert.equal(descriptionLimit({ description: 'x' }, 'copilot'), null);
+  });
+
+  it('adds a line naming the twin (a sentence, or a new line in a literal block)', () => {
+    const twin = { name: 'csv-tidy', description: 'Tidy CSV files for R users. Uses readr.' };
+    assert.equal(disambiguationLine(twin), 'Not for tidy CSV files for R users: use csv-tidy for that.');
+    const text = '---\nname: csv-cleaner\ndescription: Clean CSV files with pandas.\n---\n';
+    const out = apply(text, addDisambiguationEdit(text, twin));
+    assert.equal(data(out).description, 'Clean CSV files with pandas. Not for tidy CSV files for R users: use csv-tidy for that.');
+    assert.equal(addDisambiguationEdit(out, twin), null, 'not twice');
+    const literal = '---\nname: a\ndescription: |\n  Clean CSV.\n---\n';
+    assert.equal(data(apply(literal, addDisambiguationEdit(literal, twin))).description, 'Clean CSV.\nNot for tidy CSV files for R users: use csv-tidy for that.\n');
+  });
+
+  it('dismisses a twin by comment or metadata, and the result is read back as a suppression', () => {
+    const text = '---\nname: a\ndescription: d\n---\n# Body\n';
+    const withComment = apply(text, ignoreCommentEdit(text, 'skill.near-duplicate', 'csv-tidy'));
+    const fm1 = parseFrontMatter(withComment);
+    assert.deepEqual([...readSuppressions({ frontMatter: fm1.data, body: fm1.body }).twins.get('skill.near-duplicate')!], ['csv-tidy']);
+    const withMeta = apply(text, ignoreMetadataEdit(text, 'csv-tidy'));
+    assert.deepEqual(data(withMeta).metadata, { 'skill-router': { ignore: ['csv-tidy'] } });
+    assert.equal(ignoreMetadataEdit(withMeta, 'other'), null, 'an existing metadata block is left alone');
+  });
+});
+
+describe('code actions', () => {
+  const uri = 'file:///lib/pdf-tools/SKILL.md';
+  const base = { uri, folderName: 'pdf-tools', twinDescription: () => 'Tidy CSV files for R users.', annotations: true };
+  const line = (l: number) => ({ start: { line: l, character: 0 }, end: { line: l, character: 0 } });
+
+  it('offers "set name to the folder name" on the name line even when only VS Code reports it', () => {
+    const text = '---\nname: pdf-tool\ndescription: d\n---\n';
+    const [a] = codeActions({ ...base, text, range: line(1), diagnostics: [] });
+    assert.equal(a.title, 'Set name to the folder name "pdf-tools"');
+    assert.equal(a.isPreferred, true);
+    assert.equal(codeActions({ ...base, text, range: line(2), diagnostics: [] }).length, 0);
+  });
+
+  it('trims with a preview (change annotation that needs confirmation)', () => {
+    const text = `---\nname: pdf-tools\ndescription: ${'Extract PDF tables. '.repeat(60).trim()}\n---\n`;
+    const d = { range: line(2), message: 'too long', code: 'frontmatter.description-too-long', source: 'skill-router' };
+    const [a] = codeActions({ ...base, text, range: line(2), diagnostics: [d] });
+    assert.match(a.title, /^Trim the description to \d+ characters \(cuts "…/);
+    assert.equal(a.edit?.changeAnnotations?.trim.needsConfirmation, true);
+    const [b] = codeActions({ ...base, annotations: false, text, range: line(2), diagnostics: [d] });
+    assert.ok(b.edit?.changes?.[uri]);
+  });
+
+  it('offers the disambiguation line and both dismissals on a pair finding', () => {
+    const text = '---\nname: pdf-tools\ndescription: d\n---\n';
+    const d = { range: line(2), message: 'dup', code: 'skill.near-duplicate', source: 'skill-router', data: { twin: { id: 'csv-tidy', name: 'csv-tidy', uri: 'file:///lib/csv-tidy/SKILL.md' } } };
+    const titles = codeActions({ ...base, text, range: line(2), diagnostics: [d] }).map((a) => a.title);
+    assert.deepEqual(titles, [
+      'Add a line to the description saying when to use "csv-tidy" instead',
+      'Ignore skill.near-duplicate about "csv-tidy" in this skill (comment)',
+      'Ignore every finding about "csv-tidy" in this skill (front matter metadata)',
+    ]);
+    const foreign = { ...d, source: 'other-linter' };
+    assert.equal(codeActions({ ...base, text, range: line(2), diagnostics: [foreign] }).length, 0);
+  });
+});

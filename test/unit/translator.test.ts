@@ -1,0 +1,84 @@
+import { strict as assert } from 'node:assert';
+import { Translator, type BilingualDictionary } from '../../src/core/text/translator';
+import { GLOSSARY } from '../../src/core/text/glossary';
+
+/** A dictionary over a few entries, in CC-CEDICT's style. */
+function dict(entries: Record<string, string[]>): BilingualDictionary {
+  return { glosses: (w) => entries[w], maxWordLength: Math.max(...Object.keys(entries).map((w) => w.length)) };
+}
+
+const DICT = dict({
+  提取: ['to withdraw (money)', 'to collect (left luggage)', 'to extract', 'to refine'],
+  数据: ['data; numbers; digital'],
+  数据库: ['(computing) database'],
+  日志: ['journal', 'log (computing)'],
+  文件: ['document', 'file', 'CL:份[fen4]'],
+  表: ['exterior surface', 'table', 'watch (timepiece)'],
+  格式: ['form; style', '(computing) format'],
+  苹果: ['apple', 'Apple (company)'],
+  集群: ['clan', 'to clan together', 'to flock together'],
+  的: ['of; ~\'s (possessive particle)'],
+  里: ['lining', 'interior', 'inside'],
+});
+
+describe('Translator (Chinese-English bridge)', () => {
+  const tr = new Translator(DICT, { glossary: new Map([['集群', ['cluster']]]) });
+
+  it('splits Chinese runs into the longest known words', () => {
+    assert.deepEqual(tr.segment('数据库日志'), ['数据库', '日志']);
+    assert.deepEqual(tr.segment('提取文件格式'), ['提取', '文件', '格式']);
+    // Unknown characters come out one by one.
+    assert.deepEqual(tr.segment('某数据'), ['某', '数据']);
+  });
+
+  it('lets the glossary override the dictionary', () => {
+    assert.deepEqual(tr.translateWord('集群'), [{ text: 'cluster', weight: 1 }]);
+  });
+
+  it('prefers computing senses and drops classifier and variant lines', () => {
+    const log = tr.translateWord('日志');
+    assert.equal(log[0].text, 'log', 'the (computing) sense wins over the first listed one');
+    const file = tr.translateWord('文件').map((t) => t.text);
+    assert.ok(file.includes('file') && file.includes('document'));
+    assert.ok(!file.some((w) => /cl|fen/.test(w)), 'classifier lines are not senses');
+    assert.equal(tr.translateWord('数据库')[0].text, 'database');
+  });
+
+  it('re-weights dictionary senses by how familiar the library finds them', () => {
+    const plain = tr.translateWord('提取').map((t) => t.text);
+    assert.equal(plain[0], 'withdraw', 'dictionary order alone puts the banking sense first');
+    const familiar = (w: string) => (w === 'extract' ? 1 : 0);
+    const weighted = tr.translateWord('提取', familiar);
+    assert.equal(weighted[0].text, 'extract');
+    assert.equal(weighted[0].weight, 1);
+    assert.ok(weighted.every((t, i) => i === 0 || t.weight < 1));
+  });
+
+  it('skips function words and keeps Latin-script terms as written', () => {
+    assert.deepEqual(tr.translateWord('的'), []);
+    assert.deepEqual(tr.translateWord('里'), []);
+    const out = tr.translate('把PDF里的表提取到Excel，再看日志');
+    assert.match(out.text, /^PDF /);
+    assert.ok(out.text.includes('Excel'));
+    assert.ok(out.text.includes('log'));
+    assert.deepEqual(out.words.map((w) => w.source), ['表', '提取', '日志']);
+    // Single characters are less certain than words.
+    assert.ok(out.words[0].english[0].weight < 1);
+  });
+
+  it('works without a dictionary (glossary only) and keeps at most maxSenses', () => {
+    const bare = new Translator(null);
+    assert.equal(bare.translateWord('数据库')[0].text, 'database');
+    assert.deepEqual(bare.translateWord('苹果树'), []);
+    const few = new Translator(DICT, { maxSenses: 1, minWeight: 0 });
+    assert.equal(few.translateWord('提取').length, 1);
+  });
+
+  it('has a glossary of single words and short phrases', () => {
+    assert.ok(GLOSSARY.size > 300);
+    for (const [zh, en] of GLOSSARY) {
+      assert.match(zh, /^[\u3400-\u9fff]+$/, zh);
+      assert.ok(en.length >= 1 && en.every((e) => /^[a-z0-9][a-z0-9 .+-]*$/i.test(e)), `${zh}: ${en.join('|')}`);
+    }
+  });
+});
