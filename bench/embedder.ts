@@ -2,8 +2,7 @@
 // model through OnnxEmbedder, on the same texts in the same run. Times cover tokenizing and
 // embedding. Prints a Markdown table and writes bench/results/embedder.json. Not pass/fail.
 //
-//   npx esbuild bench/embedder.ts --bundle --platform=node --external:onnxruntime-node \
-//     '--external:@energetic-ai/*' --outfile=out/bench/embedder.js && node out/bench/embedder.js
+//   npm run bench -- --only embedder
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -99,6 +98,16 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.runtime} | ${r.threads} | ${r.input === 'short' ? '~60 tokens' : '~190 tokens'} | ${r.batch} | ${r.passagesPerSecond.toFixed(1)} |`),
   ];
+  // ONNX (its best thread count) over TF.js, per input and batch size: the figure issue 2 targets (>= 5x).
+  const ratios = cases.flatMap(([input]) =>
+    [1, 8].map((batch) => {
+      const of = (runtime: string) => rows.filter((r) => r.input === input && r.batch === batch && r.runtime.startsWith(runtime));
+      const onnx = Math.max(...of('ONNX').map((r) => r.passagesPerSecond));
+      const tf = Math.max(...of('TF.js').map((r) => r.passagesPerSecond));
+      return { input, batch, onnxOverTfjs: onnx / tf };
+    }),
+  );
+  lines.push('', '| input | batch | ONNX / TF.js |', '|---|---|---|', ...ratios.map((r) => `| ${r.input} | ${r.batch} | ${r.onnxOverTfjs.toFixed(1)}x |`));
   // Other processes on the machine skew these numbers; the load average shows whether they ran.
   const loadAverage = [loadBefore, loadavg()[0]];
   process.stdout.write(
@@ -106,7 +115,7 @@ async function main(): Promise<void> {
       `1-min load average before/after: ${loadAverage.map((l) => l.toFixed(2)).join(' / ')} on ${cpus().length} CPUs\n`,
   );
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  const result = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadAverage, loadMs: loads, minCosine, rows };
+  const result = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadAverage, loadMs: loads, minCosine, rows, ratios };
   writeFileSync(join(ROOT, 'bench', 'results', 'embedder.json'), `${JSON.stringify(result, null, 2)}\n`);
 }
 

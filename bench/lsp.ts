@@ -1,7 +1,9 @@
 /**
  * Edit-to-diagnostics latency of the language server on a real library (default: the 2,817-skill
  * corpus), driven over stdio by a real LSP client, with the server's own debounce. Prints a
- * Markdown table and writes bench/results/lsp.json. Never pass/fail (target: p95 <= 250 ms).
+ * Markdown table and writes bench/results/lsp.json (p50/p95/max per scenario, ready time, the
+ * server's RSS when ready, at the end and at its peak, and the machine's load before and after).
+ * Never pass/fail (targets: p95 <= 250 ms, server RSS <= 400 MB).
  *
  * Each edit is answered twice: first with the skill's own checks (parse, validation, index
  * update, its last known pair findings), then, once typing pauses, with the cross-skill checks
@@ -37,6 +39,18 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 const now = () => performance.now();
+const loadNow = () => loadavg().map((x) => Number(x.toFixed(2)));
+
+/** The server's resident memory now and at its peak, in MB (Linux /proc; null elsewhere). */
+function serverMemory(pid: number | undefined): { rssMb: number; peakRssMb: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
+  } catch {
+    return null;
+  }
+}
 
 interface Row {
   scenario: string;
@@ -57,6 +71,7 @@ async function main() {
   const edits = Number(values.edits);
   mkdirSync(values.cache!, { recursive: true });
   const model = !values['no-model'];
+  const loadBefore = loadNow();
   let t = now();
   const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
   const c = await TestClient.start({ folders: [library], init: { cacheDir: values.cache, model: { enabled: model } }, debounceMs: 'default', nodeArgs });
@@ -66,6 +81,7 @@ async function main() {
   const skills = status.folders[0].skills;
   await c.waitFor(() => c.diagnostics.size >= skills, 'the first full publish', 10 * 60_000);
   const publishedMs = now() - t;
+  const memoryReady = serverMemory(c.proc.pid);
   console.error(`ready: ${status.skills} skills (${status.folders[0].cached} cached, ${status.folders[0].embedded} embedded) in ${(readyMs / 1000).toFixed(1)} s; all published at ${(publishedMs / 1000).toFixed(1)} s; model ${status.model ?? status.semanticDisabled}`);
 
   // Skills to edit: spread over the library, with a front-matter description on one line.
@@ -160,15 +176,29 @@ async function main() {
   }
 
   for (const p of picked) await c.close(p.file);
+  const memory = serverMemory(c.proc.pid);
   const code = await c.stop();
 
   const machine = `${cpus().length} cores (load ${loadavg().map((x) => x.toFixed(1)).join(' ')}), Node ${process.version}`;
-  const out = { machine, library, skills: status.skills, model: status.model, semanticDisabled: status.semanticDisabled, readyMs, publishedMs, rows, serverExit: code };
+  const out = {
+    machine,
+    load: { before: loadBefore, after: loadNow() },
+    library,
+    skills: status.skills,
+    model: status.model,
+    semanticDisabled: status.semanticDisabled,
+    readyMs,
+    publishedMs,
+    serverRssMb: { ready: memoryReady?.rssMb ?? null, end: memory?.rssMb ?? null, peak: memory?.peakRssMb ?? null },
+    rows,
+    serverExit: code,
+  };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/lsp.json', `${JSON.stringify(out, null, 2)}\n`);
   const f = (x: number | null) => (x === null ? '-' : x.toFixed(0));
   console.log(`Edit-to-diagnostics latency, ${status.skills} skills, ${status.model ?? 'no model'}; ${machine}`);
-  console.log(`Index ready in ${(readyMs / 1000).toFixed(1)} s (${status.folders[0].cached} vectors from cache), every skill published at ${(publishedMs / 1000).toFixed(1)} s.\n`);
+  console.log(`Index ready in ${(readyMs / 1000).toFixed(1)} s (${status.folders[0].cached} vectors from cache), every skill published at ${(publishedMs / 1000).toFixed(1)} s.`);
+  console.log(`Server RSS: ${memoryReady?.rssMb ?? '?'} MB when ready, ${memory?.rssMb ?? '?'} MB at the end, peak ${memory?.peakRssMb ?? '?'} MB. Load before ${loadBefore.join(' ')}.\n`);
   console.log('| scenario | n | first diagnostics p50 ms | p95 ms | max ms | cross-skill checks p50 ms | p95 ms | server update p50 ms |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.scenario} | ${r.n} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.max)} | ${f(r.crossP50)} | ${f(r.crossP95)} | ${f(r.updateP50)} |`);

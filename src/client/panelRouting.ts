@@ -65,7 +65,7 @@ export type FolderLabel = (item: RouteItem) => string;
  * comparable with the editor's (the host passes `Uri.parse(u).toString()`).
  */
 export function toRouteSummary(
-  res: RouteResponse & { set?: unknown },
+  res: Omit<RouteResponse, 'set'> & { set?: unknown },
   requestId: number,
   k: number,
   folderLabel: FolderLabel,

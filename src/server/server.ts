@@ -45,6 +45,8 @@ export interface ServerDeps {
   /** Debounce of document checks and of their cross-skill checks (tests shorten them). */
   debounceMs?: number;
   semanticDelayMs?: number;
+  /** Wait (per 100 skills) before pair findings are rechecked after the listing changed. */
+  recheckDelayMs?: number;
 }
 
 /** Wires the Skill Router language server onto `connection` (call `connection.listen()` after). */
@@ -117,6 +119,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
         init,
         debounceMs: deps.debounceMs ?? envMs('SKILL_ROUTER_DEBOUNCE_MS'),
         semanticDelayMs: deps.semanticDelayMs ?? envMs('SKILL_ROUTER_SEMANTIC_DELAY_MS'),
+        recheckDelayMs: deps.recheckDelayMs ?? envMs('SKILL_ROUTER_RECHECK_MS'),
       },
     );
     return {

@@ -6,9 +6,12 @@
  *
  * Work on one library runs in order on its queue; edits are debounced per document, superseded
  * edits are cancelled, and results for a document version that is no longer current are dropped.
- * An edit is checked in two steps, as type checkers do: the skill itself at once (parse,
- * validation, index update, its last known pair findings), then after a pause in typing the
- * cross-skill checks, which rescan the library for that skill and re-publish its twins.
+ * An edit is checked in two steps, as type checkers do: the skill itself at once (its buffer
+ * parsed and validated, with its last known pair findings, ahead of any queued work; the index
+ * update follows on the queue), then after a pause in typing the
+ * cross-skill checks, which rescan the library for that skill and re-publish its twins. Term
+ * weights are library-wide, so an edit to a name or description can also move findings between
+ * skills nobody edited: once edits pause, every skill's pairs are rechecked.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -24,7 +27,7 @@ import { CancelledError, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
 import type { Device, OpenLibraryOptions } from '../node/library';
-import type { FolderStatus, IndexState, IndexStatus, InitializationOptions, RouteItem, RouteParams, RouteResponse } from '../shared/protocol';
+import type { FolderStatus, IndexState, IndexStatus, InitializationOptions, RouteItem, RouteParams, RouteResponse, RouteSet } from '../shared/protocol';
 import { skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { errorMessage, type ServerLogger } from './logger';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
@@ -50,6 +53,11 @@ export interface IndexOptions {
   semanticDelayMs?: number;
   /** Quiet time after the last update before the vector cache is written. */
   flushAfterMs?: number;
+  /**
+   * Quiet time (per 100 skills, at least once) after an update that changed the library's listing
+   * before every skill's pair findings are checked again (see `recheck`).
+   */
+  recheckDelayMs?: number;
 }
 
 interface OpenDoc {
@@ -86,6 +94,17 @@ class Library {
   analysis: { done: number; total: number } | null = null;
   /** Counts cross-skill passes; a newer one stops an older one. */
   analysisRun = 0;
+  /**
+   * Set by every update that changes the listing (a name, a description, a skill added or gone).
+   * Pair findings weigh terms over the whole library, so such an update can shift findings
+   * between two other skills: `recheck` finds those once editing pauses.
+   */
+  recheckTimer: NodeJS.Timeout | undefined;
+  /** Counts recheck passes; a newer one (or an edit) stops an older one. */
+  recheckRun = 0;
+  rechecking = false;
+  /** Progress of a recheck, from when it is due (the status counts it with `analysis`). */
+  recheck: { done: number; total: number } | null = null;
   /** Skill id → SKILL.md path, kept after a skill is gone so its diagnostics can be cleared. */
   paths = new Map<string, string>();
   /** URIs this library published diagnostics for. */
@@ -133,6 +152,18 @@ export function isSkillDocument(uri: string, languageId?: string): boolean {
   return languageId === 'skill' || /(^|[/\\])SKILL\.md$/.test(keyOf(uri));
 }
 
+/** What of a skill the pair findings of other skills depend on (names and descriptions weigh terms). */
+function listingOf(doc: SkillDoc | undefined): string {
+  return doc ? `${doc.name}\n${doc.description}\n${doc.lang}` : '';
+}
+
+/** Whether two lists hold the same pair findings, in any order. */
+function samePairs(a: readonly PairFinding[] | undefined, b: readonly PairFinding[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  const key = (list: readonly PairFinding[]) => list.map((p) => JSON.stringify(p)).sort().join('\n');
+  return key(a) === key(b);
+}
+
 export class WorkspaceIndex {
   private readonly libraries = new Map<string, Library>();
   private readonly docs = new Map<string, OpenDoc>();
@@ -150,12 +181,14 @@ export class WorkspaceIndex {
   private readonly debounceMs: number;
   private readonly semanticDelayMs: number;
   private readonly flushAfterMs: number;
+  private readonly recheckDelayMs: number;
   private readonly semanticTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly host: IndexHost, private readonly opts: IndexOptions) {
     this.debounceMs = opts.debounceMs ?? 75;
     this.semanticDelayMs = opts.semanticDelayMs ?? 400;
     this.flushAfterMs = opts.flushAfterMs ?? 5000;
+    this.recheckDelayMs = opts.recheckDelayMs ?? 2000;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -246,6 +279,7 @@ export class WorkspaceIndex {
       }
       await this.disposeService(lib);
       lib.analysis = null;
+      this.stopRecheck(lib);
       let service: LiveSkillService | null = null;
       try {
         lib.settings = await this.host.settings(lib.uri);
@@ -263,6 +297,7 @@ export class WorkspaceIndex {
           const ref = this.refFor(lib, doc.key);
           if (ref) await this.updateOne(lib, ref, new TextEncoder().encode(doc.text)).catch(() => undefined);
         }
+        this.stopRecheck(lib); // the pass below finds every pair
         lib.state = 'ready';
         this.host.log.info(
           `${lib.name}: ${stats.skills} skills (${stats.cached} from cache, ${stats.embedded} embedded, ${stats.failed} unreadable) ` +
@@ -348,6 +383,9 @@ export class WorkspaceIndex {
     if (uri.startsWith('file:')) this.overlay.set(key, text);
     cancelOnce(this.docCancel.get(key));
     this.schedule(key, this.debounceMs);
+    // Typing postpones the library-wide recheck (and stops one that runs).
+    const lib = this.libraryFor(key);
+    if (lib && (lib.recheckTimer || lib.rechecking)) this.scheduleRecheck(lib);
   }
 
   /** A buffer was closed: disk wins again. */
@@ -392,6 +430,9 @@ export class WorkspaceIndex {
       this.publishStandalone(doc, lib);
       return;
     }
+    // The skill's own checks need its text only: publish them now, with its last known pair
+    // findings, rather than after the index update (an embedding) and whatever else is queued.
+    const ownPublished = this.publishOwn(lib, ref, doc);
     const cancel = new CancellationTokenSource();
     cancelOnce(this.docCancel.get(key));
     this.docCancel.set(key, cancel);
@@ -409,10 +450,9 @@ export class WorkspaceIndex {
       this.timings.lastUpdateMs = Math.round(now() - t0);
       if (!current()) return;
       const updated = lib.service.skill(ref.id);
-      if (updated) this.publishSkill(lib, updated);
-      else this.publishAffected(lib, [ref.id]);
-      this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
-      this.host.log.debug(`${ref.path}: v${version} checked in ${this.timings.lastUpdateMs} ms, published ${this.timings.lastDiagnosticsMs} ms after the edit`);
+      if (!updated) this.publishAffected(lib, [ref.id]);
+      else if (!ownPublished) this.publishSkill(lib, updated);
+      this.host.log.debug(`${ref.path}: v${version} updated in ${this.timings.lastUpdateMs} ms, ${Math.round(now() - doc.receivedAt)} ms after the edit`);
       // An unchanged text (opening a file) keeps its pairs; a changed one is rescanned.
       if (updated && (updated !== previous || !lib.pairs.has(ref.id))) this.scheduleSemantic(lib, key, ref.id, version);
       this.scheduleFlush(lib);
@@ -437,6 +477,27 @@ export class WorkspaceIndex {
           .catch((err) => this.fail(`cross-skill checks of ${id}`, err));
       }, this.semanticDelayMs),
     );
+  }
+
+  /**
+   * Publishes an open skill's own findings from its buffer, with the pair findings last known for
+   * it. Returns whether it could (an unreadable buffer is published as such, and left to the update).
+   */
+  private publishOwn(lib: Library, ref: SkillFileRef, doc: OpenDoc): boolean {
+    const ctx = this.context(lib, lib.settings);
+    let diagnostics: Diagnostic[];
+    let ok = true;
+    try {
+      const { text, invalidUtf8 } = decodeSkillBytes(new TextEncoder().encode(doc.text));
+      diagnostics = skillDiagnostics(parseSkill(ref, text, lib.settings.profiles, invalidUtf8), lib.pairs.get(ref.id) ?? [], ctx);
+    } catch (err) {
+      diagnostics = unreadableDiagnostic(errorMessage(err), ctx);
+      ok = false;
+    }
+    this.host.publish(doc.uri, diagnostics, doc.version);
+    lib.published.add(doc.uri);
+    this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
+    return ok;
   }
 
   /** Validation only (no pair findings): files outside every folder, or before the index is ready. */
@@ -467,26 +528,34 @@ export class WorkspaceIndex {
       const key = keyOf(change.uri);
       const lib = this.libraryFor(key);
       if (!lib || this.docs.has(key)) continue; // open buffers win over disk
-      let keys = [key];
-      if (change.type === FileChangeType.Deleted && !key.endsWith('SKILL.md')) {
-        // A deleted folder: every skill under it goes.
-        const rel = path.relative(lib.root, key).split(path.sep).join('/');
-        keys = [...lib.paths.values()].filter((p) => p.startsWith(`${rel}/`)).map((p) => path.join(lib.root, ...p.split('/')));
-      }
       const list = byLib.get(lib) ?? [];
-      list.push(...keys.filter((k) => !this.docs.has(k)));
+      // A deleted folder (every skill under it goes) is marked with a trailing separator.
+      list.push(change.type === FileChangeType.Deleted && !key.endsWith('SKILL.md') ? `${key}${path.sep}` : key);
       byLib.set(lib, list);
     }
     await Promise.all([...byLib].map(([lib, keys]) => this.diskChanged(lib, keys)));
   }
 
-  /** Re-reads `keys` from disk (gone files are removed) and re-publishes what depends on them. */
+  /**
+   * Re-reads `keys` from disk (gone files are removed) and re-publishes what depends on them. A key
+   * ending in a separator is a deleted folder: the skills under it are found when the work runs, so
+   * that a skill whose creation is still queued goes too.
+   */
   private async diskChanged(lib: Library, keys: string[]): Promise<void> {
     if (!keys.length) return;
     await lib.run(async () => {
       if (!lib.service || lib.state !== 'ready') return;
-      const ids: string[] = [];
+      const expanded = new Set<string>();
       for (const key of keys) {
+        if (!key.endsWith(path.sep)) expanded.add(key);
+        else {
+          const rel = path.relative(lib.root, key).split(path.sep).join('/');
+          const known = new Set([...lib.paths.values(), ...lib.service.skills().map((d) => d.path), ...lib.service.failures().map((f) => f.path)]);
+          for (const p of known) if (p.startsWith(`${rel}/`)) expanded.add(path.join(lib.root, ...p.split('/')));
+        }
+      }
+      const ids: string[] = [];
+      for (const key of [...expanded].filter((k) => !this.docs.has(k))) {
         const ref = this.refFor(lib, key);
         if (!ref) continue;
         const bytes = await fs.readFile(key).then((b) => new Uint8Array(b), () => null);
@@ -505,7 +574,13 @@ export class WorkspaceIndex {
 
   private async updateOne(lib: Library, ref: SkillFileRef, bytes: Uint8Array | null, token?: CancelToken): Promise<SkillDoc | null> {
     lib.paths.set(ref.id, ref.path);
-    return lib.service!.updateFile(ref, bytes, { token });
+    const service = lib.service!;
+    const before = listingOf(service.skill(ref.id));
+    try {
+      return await service.updateFile(ref, bytes, { token });
+    } finally {
+      if (lib.service === service && listingOf(service.skill(ref.id)) !== before) this.scheduleRecheck(lib);
+    }
   }
 
   private scheduleFlush(lib: Library): void {
@@ -585,7 +660,7 @@ export class WorkspaceIndex {
           const id = queue[i++];
           const doc = lib.service.skill(id);
           if (!doc || lib.pairs.has(id)) continue; // gone, or an edit got there first
-          this.refreshPairs(lib, id);
+          this.refreshPairs(lib, id, false);
           this.publishSkill(lib, doc);
         }
       });
@@ -604,19 +679,102 @@ export class WorkspaceIndex {
    * Rescans the pairs of `id` (after an edit, or for the first time) and splices them into the
    * lists of its twins that were analysed already. Returns the twins before and after.
    */
-  private refreshPairs(lib: Library, id: string): Set<string> {
+  private refreshPairs(lib: Library, id: string, findMentions = true): Set<string> {
     const service = lib.service!;
     const other = (p: PairFinding) => (p.a === id ? p.b : p.a);
-    const old = lib.pairs.get(id) ?? [];
+    const old = lib.pairs.get(id);
     const found = service.skill(id) ? service.pairFindings(id) : [];
     if (service.skill(id)) lib.pairs.set(id, found);
     else lib.pairs.delete(id);
-    const twins = new Set([...old.map(other), ...found.map(other)]);
+    const twins = new Set([...(old ?? []).map(other), ...found.map(other)]);
+    // A skill never analysed itself may still be named in its twins' lists (from their scans).
+    if (!old && findMentions) {
+      for (const [t, list] of lib.pairs) if (t !== id && list.some((p) => p.a === id || p.b === id)) twins.add(t);
+    }
     for (const t of twins) {
       const list = lib.pairs.get(t);
       if (list) lib.pairs.set(t, [...list.filter((p) => p.a !== id && p.b !== id), ...found.filter((p) => p.a === t || p.b === t)]);
     }
     return twins;
+  }
+
+  /** (Re)starts the wait before a recheck of every skill's pair findings; stops one that runs. */
+  private scheduleRecheck(lib: Library): void {
+    lib.recheckRun++;
+    clearTimeout(lib.recheckTimer);
+    if (this.disposed || !lib.service) return;
+    const skills = lib.service.skills().length;
+    lib.recheck = { done: 0, total: skills };
+    lib.recheckTimer = setTimeout(() => {
+      lib.recheckTimer = undefined;
+      this.recheck(lib).catch((err) => this.fail(`${lib.name}: cross-skill recheck`, err));
+    }, this.recheckDelayMs * Math.max(1, skills / 100));
+    this.emitStatus();
+  }
+
+  private stopRecheck(lib: Library): void {
+    lib.recheckRun++;
+    clearTimeout(lib.recheckTimer);
+    lib.recheckTimer = undefined;
+    lib.recheck = null;
+  }
+
+  /**
+   * Scans every skill's pairs again after the listing changed, and re-publishes the skills whose
+   * findings moved: an edit rescans the edited skill only, but term weights are library-wide, so
+   * findings between two skills nobody edited can shift too. This reaches the state a fresh index
+   * would. Runs in slices of about 50 ms on the library's queue; an edit stops it and starts the
+   * wait again.
+   */
+  private async recheck(lib: Library): Promise<void> {
+    const run = lib.recheckRun;
+    const generation = lib.generation;
+    const live = () => run === lib.recheckRun && generation === lib.generation && !this.disposed;
+    if (!lib.service || lib.state !== 'ready') {
+      lib.recheck = null;
+      this.emitStatus();
+      return;
+    }
+    // The pass that follows an index is still finding pairs: recheck after it.
+    if (lib.analysis) return this.scheduleRecheck(lib);
+    lib.rechecking = true;
+    try {
+      const t0 = now();
+      const ids = lib.service.skills().filter((d) => lib.pairs.has(d.id) || this.shouldPublish(lib, d.path)).map((d) => d.id);
+      const found = new Map<string, PairFinding[]>();
+      let i = 0;
+      lib.recheck = { done: 0, total: ids.length };
+      while (i < ids.length && live()) {
+        await lib.run(async () => {
+          const start = now();
+          while (i < ids.length && live() && lib.service && now() - start < 50) {
+            const id = ids[i++];
+            if (lib.service.skill(id)) found.set(id, lib.service.pairFindings(id));
+          }
+        });
+        if (!live()) return;
+        lib.recheck = { done: i, total: ids.length };
+        this.emitStatus();
+        await new Promise((r) => setImmediate(r));
+      }
+      let moved = 0;
+      await lib.run(async () => {
+        if (!live() || !lib.service) return;
+        for (const [id, list] of found) {
+          const doc = lib.service.skill(id);
+          if (!doc || samePairs(lib.pairs.get(id), list)) continue;
+          lib.pairs.set(id, list);
+          moved++;
+          if (this.shouldPublish(lib, doc.path)) this.publishSkill(lib, doc);
+        }
+      });
+      if (!live()) return;
+      lib.recheck = null;
+      this.emitStatus();
+      this.host.log.info(`${lib.name}: cross-skill recheck of ${ids.length} skills in ${Math.round(now() - t0)} ms, ${moved} re-published`);
+    } finally {
+      if (run === lib.recheckRun) lib.rechecking = false;
+    }
   }
 
   /** Re-publishes `ids` (just updated) and every skill whose findings named them before or name them now. */
@@ -717,10 +875,12 @@ export class WorkspaceIndex {
     const items: RouteItem[] = [];
     let dense: RouteResponse['dense'] = { disabled: 'no library' };
     const timings = { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 };
+    const sets = new Map<string, RouteSet>();
     for (const lib of ready) {
       const result = await lib.run(async () => (lib.service ? lib.service.route(params.query, { k, rerank }) : null));
       if (!result) continue;
       dense = result.dense;
+      if (result.set) sets.set(lib.uri, result.set);
       for (const key of Object.keys(timings) as (keyof typeof timings)[]) timings[key] += result.timings[key];
       for (const c of result.candidates) {
         items.push({
@@ -738,7 +898,9 @@ export class WorkspaceIndex {
     // Scores are normalised per library; across folders the final score is the best order there is.
     if (ready.length > 1) items.sort((a, b) => b.scores.final - a.scores.final || a.rank - b.rank);
     const results = items.slice(0, k).map((item, i) => ({ ...item, rank: i + 1 }));
-    return { query: params.query, results, dense, timings };
+    // The set comes from one library: the folder of the top result (sets do not span folders).
+    const set = results.length ? sets.get(results[0].folder) : undefined;
+    return { query: params.query, results, dense, timings, ...(set ? { set } : {}) };
   }
 
   status(): IndexStatus {
@@ -756,7 +918,7 @@ export class WorkspaceIndex {
       error: l.error,
     }));
     const withStats = libs.find((l) => l.stats && l.service);
-    const running = libs.filter((l) => l.analysis);
+    const running = libs.filter((l) => l.analysis ?? l.recheck).map((l) => ({ analysis: (l.analysis ?? l.recheck)! }));
     const settings = libs[0]?.settings ?? DEFAULT_SETTINGS;
     return {
       state: state === 'starting' && this.progress ? 'indexing' : state,
@@ -811,6 +973,7 @@ export class WorkspaceIndex {
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const t of [...this.timers.values(), ...this.semanticTimers.values()]) clearTimeout(t);
+    for (const lib of this.libraries.values()) this.stopRecheck(lib);
     clearTimeout(this.statusTimer);
     await Promise.all([...this.libraries.values()].map((lib) => this.closeLibrary(lib)));
   }

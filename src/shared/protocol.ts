@@ -68,6 +68,22 @@ export interface RouteResponse {
   /** Which model gave the dense scores, or why there are none. */
   dense: { model: string } | { disabled: string };
   timings: { embedMs: number; denseMs: number; lexicalMs: number; fuseMs: number; rerankMs: number; totalMs: number };
+  /**
+   * The skills the router judges to be needed together (the first `size` results of the top
+   * result's folder) and the candidates set aside for a probable SKIP conflict with a kept one.
+   * Absent when rerank is off or nothing matched.
+   */
+  set?: RouteSet;
+}
+
+/** A routed request's compatible set (the engine's `RouteResult.set`). */
+export interface RouteSet {
+  /** Skill ids of the set, in rank order. */
+  ids: string[];
+  /** Estimated number of skills the request needs (1 to 3). */
+  size: number;
+  /** Candidates set aside: `id` conflicts with the kept `partnerId` for `reason` (a SKIP class). */
+  rejected: { id: string; partnerId: string; reason: string; evidence: string }[];
 }
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'cancelled' | 'error';

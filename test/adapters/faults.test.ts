@@ -24,6 +24,7 @@ import * as path from 'node:path';
 import { main } from '../../src/cli/main';
 import { defaultModelDir, openLibrary, type OpenLibraryOptions } from '../../src/node/library';
 import { VECTOR_FILE } from '../../src/node/vectorCache';
+import { ANALYSIS_FILE } from '../../src/node/analysisSnapshot';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples/library');
@@ -151,7 +152,7 @@ describe('faults', function () {
     }
 
     function vectorsFile(cacheDir: string): string {
-      const [model] = readdirSync(cacheDir);
+      const model = readdirSync(cacheDir).find((f) => f !== ANALYSIS_FILE)!;
       return path.join(cacheDir, model, VECTOR_FILE);
     }
 

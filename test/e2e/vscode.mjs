@@ -1,35 +1,45 @@
 // Runs Skill Router inside a real VS Code: code-server (VS Code 1.100.3) driven by headless Chromium.
-//   node test/e2e/vscode.mjs int   the mocha suite out/test/e2e/*.test.js inside the extension host
-//   node test/e2e/vscode.mjs ui    the workbench like a user: status bar, squiggle, hover, screenshots
+// By default the built .vsix is installed into a temporary extensions folder (offline, as a user
+// would: `code-server --install-extension <vsix>`), and the installed copy is what runs.
+//   node test/e2e/vscode.mjs int          the mocha suite out/test/e2e/*.test.js inside the extension host
+//   node test/e2e/vscode.mjs ui           the workbench like a user: status item, squiggle, hover, quick fix,
+//                                         query panel, screenshots
+//   node test/e2e/vscode.mjs activation [--workspace <dir>] [--json <file>] [--label <name>]
+//                                         extension start -> index ready (and cross-skill checks done), cold then
+//                                         warm cache, on the fixture or on <dir> (copied to a temp folder first)
+// Options: --vsix <file> (default: E2E_VSIX or ./<name>-<version>-<platform>-<arch>.vsix),
+//          --dev (run the source tree through extensionDevelopmentPath instead of the .vsix).
 // Env: E2E_TOOLS (code-server install, see setup.sh), E2E_OUT (logs, screenshots).
 // Random loopback port, temp folders; stops only the server it started. Prints "N passed, N failed".
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
 
-const mode = process.argv[2] ?? 'int';
+const argv = process.argv.slice(2);
+const mode = argv[0] && !argv[0].startsWith('--') ? argv[0] : 'int';
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TOOLS = process.env.E2E_TOOLS ?? path.join(ROOT, '.e2e', 'tools');
 const OUT = process.env.E2E_OUT ?? path.join(ROOT, '.e2e', 'out');
+const CODE_SERVER = path.join(TOOLS, 'node_modules', '.bin', 'code-server');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const EXT_ID = `${pkg.publisher}.${pkg.name}`;
+const DEV = argv.includes('--dev');
+const VSIX = path.resolve(opt('--vsix') ?? process.env.E2E_VSIX ?? path.join(ROOT, `${pkg.name}-${pkg.version}-${process.platform}-${process.arch}.vsix`));
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'workspaces', 'duplicates');
 mkdirSync(OUT, { recursive: true });
 const tmp = mkdtempSync(path.join(tmpdir(), 'skill-router-e2e-'));
 const WS = path.join(tmp, 'ws');
-cpSync(path.join(ROOT, 'test', 'fixtures', 'workspaces', 'duplicates'), WS, { recursive: true });
-mkdirSync(path.join(tmp, 'user', 'User'), { recursive: true });
-writeFileSync(path.join(tmp, 'user', 'User', 'settings.json'), JSON.stringify({
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
-  'extensions.ignoreRecommendations': true,
-  'telemetry.telemetryLevel': 'off',
-  'security.workspace.trust.enabled': false,
-  'skillRouter.logLevel': 'debug',
-}));
+const USER = path.join(tmp, 'user');
+const EXT = path.join(tmp, 'ext');
+const CONFIG = path.join(tmp, 'config.yaml');
 const RESULT = path.join(tmp, 'result.json');
 const t0 = Date.now();
 const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -37,39 +47,93 @@ const lap = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}
 let server;
 let browser;
 
-async function startServer() {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const log = openSync(path.join(OUT, `code-server-${mode}.log`), 'w');
-  const env = { ...process.env, E2E_WS: WS, E2E_RESULT_FILE: RESULT };
-  server = spawn(path.join(TOOLS, 'node_modules', '.bin', 'code-server'), [
+function prepare(workspace) {
+  cpSync(workspace, WS, { recursive: true });
+  mkdirSync(path.join(USER, 'User'), { recursive: true });
+  writeFileSync(path.join(USER, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'security.workspace.trust.enabled': false,
+    'skillRouter.logLevel': 'debug',
+  }));
+  mkdirSync(EXT, { recursive: true });
+  if (DEV) return;
+  if (!existsSync(VSIX)) throw new Error(`no ${path.relative(ROOT, VSIX)}: run \`npm run package\` (or pass --dev)`);
+  // What a user runs; offline: the .vsix declares no extension dependencies.
+  execFileSync(CODE_SERVER, ['--install-extension', VSIX, '--extensions-dir', EXT, '--user-data-dir', USER, '--config', CONFIG],
+    { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const installed = readdirSync(EXT).find((d) => d.startsWith(`${EXT_ID}-${pkg.version}`));
+  if (!installed) throw new Error(`${path.basename(VSIX)} did not install into ${EXT}`);
+  lap(`installed ${path.basename(VSIX)} (${(statSync(VSIX).size / 1048576).toFixed(1)} MB) as ${installed}`);
+}
+
+const randomPort = () => 20000 + Math.floor(Math.random() * 20000);
+
+async function startServer(logName = mode, port = randomPort()) {
+  const log = openSync(path.join(OUT, `code-server-${logName}.log`), 'w');
+  const env = { ...process.env, E2E_WS: WS, E2E_RESULT_FILE: RESULT, E2E_EXTENSIONS_DIR: DEV ? '' : EXT };
+  server = spawn(CODE_SERVER, [
     '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--config', path.join(tmp, 'config.yaml'),
-    '--user-data-dir', path.join(tmp, 'user'), '--extensions-dir', path.join(tmp, 'ext'),
-  ], { env, stdio: ['ignore', log, log] });
-  for (let i = 0; ; i++) {
+    '--disable-workspace-trust', '--config', CONFIG, '--user-data-dir', USER, '--extensions-dir', EXT,
+  ], { env, stdio: ['ignore', log, log], detached: true }); // its own process group: the extension host and language server with it
+  const exited = new Promise((_, reject) => server.once('exit', (code) => reject(new Error(`code-server exited (${code})`))));
+  exited.catch(() => {});
+  const since = Date.now();
+  for (;;) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/`);
       if (r.status < 500) break;
     } catch {
       // not up yet
     }
-    if (i > 300) throw new Error('code-server did not start');
-    await new Promise((r) => setTimeout(r, 200));
+    if (Date.now() - since > 120_000) throw new Error('code-server did not start');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 200))]);
   }
   lap(`code-server up on ${port}`);
   return port;
 }
 
+async function stopServer() {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const gone = new Promise((r) => server.once('exit', r));
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      server.kill('SIGTERM');
+    }
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+  }
+  server = undefined;
+}
+
+/** A test-runner-only extension: the extension host wants a development path to run tests, and
+ * the extension under test stays the one installed from the .vsix. */
+function testRunnerExtension() {
+  const dir = path.join(tmp, 'test-runner');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    name: 'e2e-test-runner', publisher: 'skill-router-e2e', version: '0.0.0', engines: { vscode: '^1.100.0' },
+  }));
+  return dir;
+}
+
 function workbenchUrl(port, withTests) {
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(ROOT)]];
+  const payload = [];
+  if (DEV) payload.push(['extensionDevelopmentPath', remote(ROOT)]);
+  else if (withTests) payload.push(['extensionDevelopmentPath', remote(testRunnerExtension())]);
   if (withTests) payload.push(['extensionTestsPath', remote(path.join(ROOT, 'out', 'test', 'e2e', 'index.js'))]);
-  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(WS)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const q = payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : '';
+  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(WS)}${q}`;
 }
 
 async function openBrowser() {
   browser = await chromium.launchPersistentContext(path.join(tmp, 'chrome'), {
-    executablePath: '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1400, height: 900 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
@@ -78,7 +142,13 @@ async function openBrowser() {
   return browser.pages()[0] ?? (await browser.newPage());
 }
 
+async function closeBrowser() {
+  await browser?.close().catch(() => {});
+  browser = undefined;
+}
+
 async function runInt() {
+  prepare(FIXTURE);
   const port = await startServer();
   const page = await openBrowser();
   const exit = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
@@ -99,7 +169,11 @@ async function runInt() {
   return code === 0 && res.failures === 0 ? 0 : 1;
 }
 
+/** The status item's text once it matches `re` (the Skills item, whatever the codicon). */
+const statusItem = (page, re) => page.locator('.statusbar-item', { hasText: re }).first();
+
 async function runUi() {
+  prepare(FIXTURE);
   const port = await startServer();
   const page = await openBrowser();
   let passed = 0;
@@ -108,34 +182,63 @@ async function runUi() {
     passed++;
     lap(`✔ ${name}`);
   };
+  const shot = (name) => page.screenshot({ path: path.join(OUT, name) });
   await page.goto(workbenchUrl(port, false));
   await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
-  await step('status bar shows the indexed skills and the listing budget', async () => {
-    await page.locator('.statusbar-item', { hasText: /3 skills · [\d,]+\/8,000/ }).first().waitFor({ timeout: 180_000 });
+  await step('status item shows the index state: 3 skills and the listing budget', async () => {
+    await statusItem(page, /3 skills · [\d,]+\/8,000/).waitFor({ timeout: 180_000 });
+    // Ready, and the cross-skill checks done (the item drops "checks N%").
+    await statusItem(page, /3 skills · [\d,]+\/8,000(?!.*checks)/).waitFor({ timeout: 180_000 });
+    if (!DEV) {
+      const dir = readdirSync(EXT).find((d) => d.startsWith(EXT_ID));
+      if (!dir || !existsSync(path.join(EXT, dir, 'dist', 'server.js'))) throw new Error('the installed extension is not in the extensions folder');
+    }
   });
-  await page.screenshot({ path: path.join(OUT, '1-status-bar.png') });
-  await step('opening csv-tidy/SKILL.md shows the near-duplicate squiggle', async () => {
+  await shot('1-status-bar.png');
+  const editorLine = (text) => page.locator('.monaco-editor .view-lines .view-line', { hasText: text }).first();
+  await step('opening csv-tidy/SKILL.md shows the near-duplicate squiggle on the description line', async () => {
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
     await page.keyboard.type('csv-tidy/SKILL.md');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'SKILL.md' }).first().waitFor();
+    // Enter opens the focused row: wait until the list has caught up with the typing.
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'csv-tidy' }).waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor();
+    // Measured in the page, and re-checked until it holds: the editor re-renders its lines while it settles.
+    await page.waitForFunction(() => {
+      const rect = (el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 ? r : null;
+      };
+      const text = (el) => el.textContent.replace(/\s+/g, ' ');
+      const lines = [...document.querySelectorAll('.monaco-editor .view-lines .view-line')].filter(rect);
+      const description = lines.find((l) => text(l).startsWith('description: Clean messy CSV'));
+      const name = lines.find((l) => text(l).startsWith('name: csv-tidy'));
+      if (!description || !name) return false;
+      const squiggles = [...document.querySelectorAll('.monaco-editor .squiggly-warning')].map(rect).filter(Boolean);
+      const underlined = (line) => {
+        const r = rect(line);
+        return squiggles.some((q) => q.top >= r.top - 1 && q.bottom <= r.bottom + 1);
+      };
+      return underlined(description) && !underlined(name);
+    }, undefined, { timeout: 60_000 });
   });
   await step('hovering the squiggle shows the message naming the twin', async () => {
     // The squiggle is drawn under the text; hover the words it underlines.
     await page.locator('.monaco-editor .view-line span', { hasText: 'Clean messy CSV' }).first().hover();
     await page.locator('.monaco-hover-content', { hasText: 'Near-duplicate of "csv-cleaner"' }).first().waitFor();
   });
-  await page.screenshot({ path: path.join(OUT, '2-near-duplicate-hover.png') });
+  await shot('2-near-duplicate-hover.png');
   // The query panel (a webview: its page sits in iframe#active-frame inside iframe.webview).
   const panel = page.frameLocator('iframe.webview').first().frameLocator('iframe#active-frame');
   const request = 'roll back a failed Kubernetes deployment with Helm';
   await step('"Test a Query" opens the panel; a typed request routes k8s-deploy first', async () => {
+    await page.mouse.move(5, 450); // away from the squiggle, so its hover closes
+    await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
     await page.keyboard.type('Skill Router: Test a Query');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Test a Query' }).first().waitFor();
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Test a Query' }).waitFor();
     await page.keyboard.press('Enter');
     await panel.locator('#query').waitFor();
     await panel.locator('#query').fill(request);
@@ -144,7 +247,7 @@ async function runUi() {
     // csv-tidy/SKILL.md is the active editor: its result carries the badge.
     await panel.locator('li.result', { hasText: 'csv-tidy' }).locator('.active-badge').waitFor();
   });
-  await page.screenshot({ path: path.join(OUT, '3-query-panel.png') });
+  await shot('3-query-panel.png');
   await step('"Save as routing test" appends the request to skill-router.tests.yaml', async () => {
     // Expect k8s-deploy alone, whatever the panel proposed.
     const cards = panel.locator('li.result');
@@ -158,11 +261,117 @@ async function runUi() {
     const saved = readFileSync(path.join(WS, 'skill-router.tests.yaml'), 'utf8');
     if (!saved.includes(`- query: ${request}\n  expect: k8s-deploy\n`)) throw new Error(`unexpected tests file:\n${saved}`);
   });
+  const file = path.join(WS, 'csv-tidy', 'SKILL.md');
+  const before = readFileSync(file, 'utf8');
+  const ignore = '<!-- skill-router-ignore skill.near-duplicate csv-cleaner -->';
+  await step('a quick fix (Ctrl+.) on the squiggle applies: the ignore comment is written and the warning goes', async () => {
+    // Put the cursor inside the warning's range, then open the quick-fix menu as a user would.
+    await page.locator('.monaco-editor .view-line span', { hasText: 'Clean messy CSV' }).first().click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+.');
+    const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Ignore skill.near-duplicate about "csv-cleaner"' }).first();
+    await item.waitFor();
+    await page.locator('.action-widget .monaco-list-row', { hasText: 'Add a line to the description saying when to use "csv-cleaner" instead' }).first().waitFor();
+    await shot('4-quick-fix.png');
+    // The keyboard, as the menu is meant to be used (the preferred fix comes first).
+    await page.keyboard.press('ArrowDown');
+    await page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Ignore skill.near-duplicate about "csv-cleaner"' }).waitFor();
+    await page.keyboard.press('Enter');
+    await editorLine('<!-- skill-router-ignore').waitFor(); // the editor wraps the comment
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+S');
+    const deadline = Date.now() + 30_000;
+    while (readFileSync(file, 'utf8') === before) {
+      if (Date.now() > deadline) throw new Error('the fixed file was not saved');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const after = readFileSync(file, 'utf8');
+    if (after.replace(`${ignore}\n`, '') !== before || !after.includes(`---\n${ignore}\n`)) throw new Error(`unexpected file after the fix:\n${after}`);
+    await statusItem(page, /3 skills · [\d,]+\/8,000(?!.*checks)/).waitFor();
+  });
+  await shot('5-after-quick-fix.png');
   console.log(`${passed} passed, 0 failed`);
   return 0;
 }
 
-(mode === 'int' ? runInt() : runUi())
+/** The first line of a log file matching `re`, with its time (VS Code log lines start "YYYY-MM-DD hh:mm:ss.mmm"). */
+function logTime(file, re) {
+  const line = readFileSync(file, 'utf8').split('\n').find((l) => re.test(l));
+  if (!line) return null;
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})/.exec(line);
+  return m ? { at: new Date(`${m[1]}T${m[2]}`).getTime(), line } : null;
+}
+
+function findFile(dir, name) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? findFile(p, name) : e.name === name ? [p] : [];
+  });
+}
+
+/** Extension start -> index ready -> cross-skill checks done, from the extension's own log, checked against the status item. */
+async function runActivation() {
+  const workspace = path.resolve(opt('--workspace') ?? FIXTURE);
+  const label = opt('--label') ?? path.basename(workspace);
+  prepare(workspace);
+  const skills = findFile(WS, 'SKILL.md').length;
+  const runs = [];
+  // One port for both: the workspace storage (where the index cache lives) is keyed by the remote authority.
+  const samePort = randomPort();
+  for (const cache of ['cold', 'warm']) {
+    rmSync(path.join(USER, 'logs'), { recursive: true, force: true });
+    const port = await startServer(`activation-${label}-${cache}`, samePort);
+    const page = await openBrowser();
+    const opened = Date.now();
+    await page.goto(workbenchUrl(port, false));
+    const count = skills.toLocaleString('en-US');
+    await statusItem(page, new RegExp(`${count} skills · `)).waitFor({ timeout: 900_000 });
+    const readySeen = Date.now();
+    await statusItem(page, new RegExp(`${count} skills · (?!.*checks)`)).waitFor({ timeout: 900_000 });
+    const checksSeen = Date.now();
+    const text = (await statusItem(page, new RegExp(`${count} skills`)).innerText()).trim();
+    if (cache === 'cold') await page.screenshot({ path: path.join(OUT, `activation-${label}.png`) });
+    await closeBrowser();
+    await stopServer();
+    const [log] = findFile(path.join(USER, 'logs'), 'Skill Router.log');
+    if (!log) throw new Error('no Skill Router.log under the user data folder');
+    const start = logTime(log, /starting the server/);
+    const ready = logTime(log, / skills \(\d+ from cache, \d+ embedded, \d+ unreadable\) in \d+ ms/);
+    const checks = logTime(log, /cross-skill checks of \d+ skills in \d+ ms/);
+    if (!start || !ready) throw new Error(`activation lines missing from ${log}`);
+    const run = {
+      cache,
+      extensionStartToIndexReadyMs: ready.at - start.at,
+      extensionStartToChecksDoneMs: checks ? checks.at - start.at : null,
+      serverIndexMs: Number(/in (\d+) ms/.exec(ready.line)[1]),
+      serverIndexLine: ready.line.replace(/^.*\] /, ''),
+      workbenchOpenToStatusReadyMs: readySeen - opened,
+      workbenchOpenToStatusChecksDoneMs: checksSeen - opened,
+      statusText: text,
+    };
+    runs.push(run);
+    lap(`${label} (${cache}): extension start -> index ready ${run.extensionStartToIndexReadyMs} ms, checks done ${run.extensionStartToChecksDoneMs} ms; "${run.serverIndexLine}"`);
+  }
+  const result = { workspace: label, skills, runs };
+  const json = opt('--json');
+  if (json) {
+    const all = existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : {};
+    all.activation = { ...(all.activation ?? {}), [label]: result };
+    writeFileSync(json, `${JSON.stringify(all, null, 2)}\n`);
+  } else {
+    console.log(JSON.stringify(result, null, 2));
+  }
+  console.log('1 passed, 0 failed');
+  return 0;
+}
+
+const modes = { int: runInt, ui: runUi, activation: runActivation };
+if (!modes[mode]) {
+  console.error(`usage: node test/e2e/vscode.mjs int|ui|activation [--dev] [--vsix file] [--workspace dir] [--json file]`);
+  process.exit(2);
+}
+modes[mode]()
   .then((code) => (process.exitCode = code), (err) => {
     console.error(`E2E FAILED (${mode}): ${String(err.message).split('\n').slice(0, 8).join('\n')}`);
     console.log('0 passed, 1 failed');
@@ -170,12 +379,12 @@ async function runUi() {
   })
   .finally(async () => {
     if (process.exitCode) await browser?.pages()[0]?.screenshot({ path: path.join(OUT, `failure-${mode}.png`) }).catch(() => {});
-    await browser?.close().catch(() => {});
-    if (server && server.exitCode === null) {
-      const gone = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
-    }
+    await closeBrowser();
+    await stopServer();
+    // VS Code's and the extension's logs (the "Skill Router" output channel included), for a post-mortem.
+    const logs = path.join(OUT, `logs-${mode}`);
+    rmSync(logs, { recursive: true, force: true });
+    if (existsSync(path.join(USER, 'logs'))) cpSync(path.join(USER, 'logs'), logs, { recursive: true });
     rmSync(tmp, { recursive: true, force: true });
     process.exit(process.exitCode ?? 0);
   });

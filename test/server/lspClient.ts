@@ -20,6 +20,7 @@ import {
   InitializeRequest,
   InitializedNotification,
   LogMessageNotification,
+  MessageType,
   PublishDiagnosticsNotification,
   RegistrationRequest,
   ShutdownRequest,
@@ -79,6 +80,8 @@ export class TestClient {
   readonly progress: { token: ProgressToken; value: { kind: string; message?: string; percentage?: number; cancellable?: boolean } }[] = [];
   readonly statuses: IndexStatus[] = [];
   readonly logs: string[] = [];
+  /** Messages the server logged as errors (a handler that threw, a failed check). */
+  readonly errors: string[] = [];
   readonly registrations: string[] = [];
   stderr = '';
   settings: Record<string, unknown>;
@@ -95,7 +98,12 @@ export class TestClient {
       cwd: REPO,
       env: opts.debounceMs === 'default'
         ? process.env
-        : { ...process.env, SKILL_ROUTER_DEBOUNCE_MS: String(opts.debounceMs ?? 10), SKILL_ROUTER_SEMANTIC_DELAY_MS: String(opts.debounceMs ?? 10) },
+        : {
+            ...process.env,
+            SKILL_ROUTER_DEBOUNCE_MS: String(opts.debounceMs ?? 10),
+            SKILL_ROUTER_SEMANTIC_DELAY_MS: String(opts.debounceMs ?? 10),
+            SKILL_ROUTER_RECHECK_MS: String(opts.debounceMs ?? 10),
+          },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
@@ -113,6 +121,7 @@ export class TestClient {
     });
     conn.onNotification(LogMessageNotification.type, (m) => {
       client.logs.push(m.message);
+      if (m.type === MessageType.Error) client.errors.push(m.message);
       client.notify();
     });
     conn.onNotification('$/progress', (p: TestClient['progress'][number]) => {

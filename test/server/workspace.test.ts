@@ -64,6 +64,11 @@ describe('server: multi-root workspace', function () {
     assert.ok(s.lexical > 0 && s.final > 0);
     assert.ok(r.results[0].passage && r.results[0].passage.matchedTerms.length > 0);
     assert.ok('disabled' in r.dense);
+    // The engine's set travels with the answer, for the panel's set view: its members lead the list.
+    assert.ok(r.set, 'route with rerank carries the set');
+    assert.deepEqual(r.set.ids, r.results.slice(0, r.set.size).map((x) => x.skillId));
+    const unranked = await c.conn.sendRequest(RouteRequest, { query: 'pull the tables out of a scanned PDF invoice', k: 3, rerank: false });
+    assert.equal(unranked.set, undefined);
     const onlyB = await c.conn.sendRequest(RouteRequest, { query: 'pdf tables', folder: uriOf(b()) });
     assert.ok(onlyB.results.every((x) => x.folder === uriOf(b())));
     await assert.rejects(c.conn.sendRequest(RouteRequest, { query: '  ' }), (e: ResponseError<unknown>) => e.code === -32602);

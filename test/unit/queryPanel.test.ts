@@ -29,7 +29,7 @@ function item(rank: number, id: string, over: Partial<RouteItem> = {}): RouteIte
   };
 }
 
-function response(ids: string[], set?: unknown): RouteResponse & { set?: unknown } {
+function response(ids: string[], set?: unknown): Omit<RouteResponse, 'set'> & { set?: unknown } {
   return {
     query: 'extract tables',
     results: ids.map((id, i) => item(i + 1, id)),

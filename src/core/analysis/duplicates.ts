@@ -75,7 +75,7 @@ export function findNearDuplicates(
         a: x.id,
         b: y.id,
         similarity,
-        explanation: `"${x.name}" and "${y.name}" describe the same job (similarity ${similarity.toFixed(2)}); an agent cannot tell which to pick. Merge them, or say in each description when to use the other.`,
+        explanation: `"${x.name}" and "${y.name}" describe the same job, so an agent cannot tell which to pick. Merge them, or say in each description when to use the other.`,
       });
     }
   }

@@ -11,6 +11,45 @@ export type Field = (typeof FIELDS)[number];
  * description and headings, and of its body (see `Translator`); other skills leave them out.
  */
 export type FieldTerms = Record<Exclude<Field, 'bridge' | 'bridgeBody'>, string[]> & { bridge?: string[]; bridgeBody?: string[] };
+/** A document's terms counted per field: what `LexicalIndex` keeps, and what a snapshot stores. */
+export interface TermCounts {
+  /** Terms per field, in FIELDS order. */
+  lengths: number[];
+  /** Distinct terms in first-seen order. */
+  terms: string[];
+  /** FIELDS.length frequencies per entry of `terms`. */
+  tf: ArrayLike<number>;
+  /**
+   * The same terms as indexes into `table`, when the counts come from a snapshot with a shared
+   * term table: a batch of such counts is indexed without a string lookup per term.
+   */
+  ids?: ArrayLike<number>;
+  table?: readonly string[];
+}
+
+/** Counts analysed terms per field (the first half of `LexicalIndex.upsert`). */
+export function countTerms(terms: FieldTerms): TermCounts {
+  const F = FIELDS.length;
+  const lengths: number[] = [];
+  const index = new Map<string, number>();
+  const out: string[] = [];
+  const tf: number[] = [];
+  FIELDS.forEach((field, f) => {
+    const list = terms[field] ?? [];
+    lengths.push(list.length);
+    for (const t of list) {
+      let i = index.get(t);
+      if (i === undefined) {
+        index.set(t, (i = out.length));
+        out.push(t);
+        for (let g = 0; g < F; g++) tf.push(0);
+      }
+      tf[i * F + f]++;
+    }
+  });
+  return { lengths, terms: out, tf };
+}
+
 /** Fields that translated request terms do not match (see `search`). */
 const NATIVE_ONLY = FIELDS.indexOf('bridgeBody');
 const F = FIELDS.length;
@@ -34,9 +73,25 @@ export const DEFAULT_BM25: Bm25Params = {
 };
 
 interface Posting {
-  docs: number[];
+  /** Typed views into one block when built in a batch; arrays once a single upsert extends them. */
+  docs: number[] | Uint32Array;
   /** F term frequencies per entry of `docs`. */
-  tf: number[];
+  tf: number[] | Uint32Array;
+}
+
+/** A posting that single upserts can push to. */
+function growable(p: Posting): { docs: number[]; tf: number[] } {
+  if (!Array.isArray(p.docs)) p.docs = Array.from(p.docs);
+  if (!Array.isArray(p.tf)) p.tf = Array.from(p.tf);
+  return p as { docs: number[]; tf: number[] };
+}
+
+/** A zero-filled array of `n` small integers; past V8's pre-sizing limit it grows by push instead. */
+function sized(n: number): number[] {
+  if (n <= 50_000) return new Array<number>(n).fill(0);
+  const a: number[] = [];
+  for (let i = 0; i < n; i++) a.push(0);
+  return a;
 }
 
 export class LexicalIndex {
@@ -58,29 +113,117 @@ export class LexicalIndex {
 
   /** Adds or replaces the document `key` from analysed terms per field. */
   upsert(key: string, terms: FieldTerms): void {
+    this.upsertCounts(key, countTerms(terms));
+  }
+
+  /** Adds or replaces the document `key` from counted terms (see `countTerms`; persisted snapshots). */
+  upsertCounts(key: string, counts: TermCounts): void {
     this.remove(key);
     this.dfCache.clear();
+    const slot = this.addSlot(key, counts.lengths);
+    const { terms, tf } = counts;
+    for (let i = 0; i < terms.length; i++) {
+      const found = this.postings.get(terms[i]);
+      const p = found ? growable(found) : { docs: [] as number[], tf: [] as number[] };
+      if (!found) this.postings.set(terms[i], p);
+      p.docs.push(slot);
+      for (let f = i * F; f < i * F + F; f++) p.tf.push(tf[f]);
+    }
+  }
+
+  /**
+   * `upsertCounts` for many documents at once (a library opened from a snapshot): each posting
+   * list grows once to its final size instead of push by push. Same index as one by one.
+   */
+  upsertManyCounts(batch: readonly (readonly [string, TermCounts])[]): void {
+    if (new Set(batch.map(([key]) => key)).size !== batch.length) {
+      for (const [key, counts] of batch) this.upsertCounts(key, counts); // the last one wins
+      return;
+    }
+    for (const [key] of batch) this.remove(key);
+    this.dfCache.clear();
+    const table = batch[0]?.[1].table;
+    if (table && batch.every(([, c]) => c.table === table && c.ids)) {
+      this.upsertManyIds(batch, table);
+      return;
+    }
+    const grow = new Map<string, number>();
+    for (const [, { terms }] of batch) for (const t of terms) grow.set(t, (grow.get(t) ?? 0) + 1);
+    const fill = new Map<string, { p: Posting; at: number }>();
+    for (const [t, n] of grow) {
+      const old = this.postings.get(t);
+      const at = old ? old.docs.length : 0;
+      const p = { docs: sized(at + n), tf: sized((at + n) * F) };
+      if (old) {
+        for (let i = 0; i < at; i++) p.docs[i] = old.docs[i];
+        for (let i = 0; i < at * F; i++) p.tf[i] = old.tf[i];
+      }
+      this.postings.set(t, p);
+      fill.set(t, { p, at });
+    }
+    for (const [key, counts] of batch) {
+      const slot = this.addSlot(key, counts.lengths);
+      const { terms, tf } = counts;
+      for (let i = 0; i < terms.length; i++) {
+        const w = fill.get(terms[i])!;
+        w.p.docs[w.at] = slot;
+        for (let f = 0; f < F; f++) w.p.tf[w.at * F + f] = tf[i * F + f];
+        w.at++;
+      }
+    }
+  }
+
+  /** `upsertManyCounts` for counts that share one term table: postings found once per term. */
+  private upsertManyIds(batch: readonly (readonly [string, TermCounts])[], table: readonly string[]): void {
+    const grow = new Uint32Array(table.length);
+    for (const [, { ids }] of batch) for (let i = 0; i < ids!.length; i++) grow[ids![i]]++;
+    // Every touched posting becomes a slice of two shared blocks (old entries copied first), so
+    // filling them writes two arrays instead of allocating and growing one pair per term.
+    const start = new Uint32Array(table.length + 1);
+    const old: (Posting | undefined)[] = new Array(table.length);
+    for (let id = 0; id < table.length; id++) {
+      const had = grow[id] ? this.postings.get(table[id]) : undefined;
+      old[id] = had;
+      start[id + 1] = start[id] + grow[id] + (had ? had.docs.length : 0);
+    }
+    const docs = new Uint32Array(start[table.length]);
+    const tfs = new Uint32Array(start[table.length] * F);
+    const at = new Uint32Array(table.length);
+    for (let id = 0; id < table.length; id++) {
+      if (!grow[id]) continue;
+      let w = start[id];
+      const had = old[id];
+      if (had) {
+        for (let i = 0; i < had.docs.length; i++, w++) {
+          docs[w] = had.docs[i];
+          for (let f = 0; f < F; f++) tfs[w * F + f] = had.tf[i * F + f];
+        }
+      }
+      at[id] = w;
+      this.postings.set(table[id], { docs: docs.subarray(start[id], start[id + 1]), tf: tfs.subarray(start[id] * F, start[id + 1] * F) });
+    }
+    for (const [key, counts] of batch) {
+      const slot = this.addSlot(key, counts.lengths);
+      const ids = counts.ids!;
+      const tf = counts.tf;
+      for (let i = 0; i < ids.length; i++) {
+        const w = at[ids[i]]++;
+        docs[w] = slot;
+        for (let f = 0; f < F; f++) tfs[w * F + f] = tf[i * F + f];
+      }
+    }
+  }
+
+  private addSlot(key: string, lengths: readonly number[]): number {
     const slot = this.keyOf.length;
     this.keyOf.push(key);
     this.alive.push(true);
     this.slotOf.set(key, slot);
-    const counts = new Map<string, number[]>();
-    FIELDS.forEach((field, f) => {
-      const list = terms[field] ?? [];
-      this.lengths[f][slot] = list.length;
-      this.totals[f] += list.length;
-      for (const t of list) {
-        let c = counts.get(t);
-        if (!c) counts.set(t, (c = new Array<number>(F).fill(0)));
-        c[f]++;
-      }
-    });
-    for (const [t, c] of counts) {
-      let p = this.postings.get(t);
-      if (!p) this.postings.set(t, (p = { docs: [], tf: [] }));
-      p.docs.push(slot);
-      p.tf.push(...c);
+    for (let f = 0; f < F; f++) {
+      this.lengths[f][slot] = lengths[f] ?? 0;
+      this.totals[f] += lengths[f] ?? 0;
     }
+    return slot;
   }
 
   remove(key: string): void {

@@ -15,8 +15,9 @@ import type {
   SkillDoc,
 } from '../service';
 import { analyze, hasCjk, type Segmenter } from '../text/analyze';
-import { splitPassages, type Passage } from '../text/passages';
-import { LexicalIndex, type Bm25Params } from '../index/lexicalIndex';
+import { contentHash } from '../text/hash';
+import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
+import { countTerms, LexicalIndex, type Bm25Params, type TermCounts } from '../index/lexicalIndex';
 import { Translator, type BilingualDictionary } from '../text/translator';
 import {
   DEFAULT_FIRST_STAGE,
@@ -50,6 +51,35 @@ import type { PairFinding } from '../analysis/types';
  */
 export const EMBED_LAYOUT_VERSION = 2;
 
+/**
+ * Bump when what a skill's lexical analysis produces changes in a way the probe in
+ * `analysisFingerprint` would not notice (the dictionary bridge, passage splitting), so persisted
+ * analyses are not reused.
+ */
+export const ANALYSIS_VERSION = 1;
+
+/** The analysed form of one skill: its counted lexical terms and its feedback terms. */
+export interface SkillAnalysis {
+  counts: TermCounts;
+  /** Analysed name, description and bridge terms, in that order. */
+  feedback: string[];
+  /** Analysed `listingText` (what the conflict profiles read); absent in older snapshots. */
+  listing?: string[];
+}
+
+/** The text of a skill the conflict profiles analyse (see `SkillProfiles`). */
+function listingText(doc: SkillDoc): string {
+  return `${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`;
+}
+
+/** Persistent analyses by content key: a reopen skips analysing unchanged skills. */
+export interface AnalysisCache {
+  get(key: string): SkillAnalysis | undefined;
+  set(key: string, analysis: SkillAnalysis): void;
+  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
+  flush(keep: Set<string>): Promise<void>;
+}
+
 /** Routing settings: the first stage's (see firstStage.ts) plus pool and rerank sizes. */
 export interface RoutingSettings extends FirstStageSettings {
   /** Candidates taken from each first stage before fusion. */
@@ -75,6 +105,8 @@ export interface SkillServiceInit {
   crossEncoder?: CrossEncoder | null;
   /** Vector cache for the embedder in use. */
   cache?: VectorCache;
+  /** Persisted lexical analyses (see `AnalysisCache`). */
+  analysisCache?: AnalysisCache;
   /** Makes the vector index; exact search when absent. */
   indexFactory?: (dims: number) => VectorIndex;
   segmenter?: Segmenter;
@@ -100,11 +132,26 @@ export interface SkillServiceInit {
   onDispose?: () => Promise<void> | void;
 }
 
-interface Entry {
-  doc: SkillDoc;
-  passages: Passage[];
-  /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */
-  feedback: string[];
+class Entry {
+  private split: Passage[] | undefined;
+  constructor(
+    readonly doc: SkillDoc,
+    /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */
+    readonly feedback: string[],
+    /** How many of `feedback` come from the name and description (the rest are bridge terms). */
+    private readonly ownTerms: number,
+  ) {}
+
+  /** The skill's bridge terms, as `lexicalFields` made them. */
+  get bridge(): string[] {
+    return this.feedback.slice(this.ownTerms);
+  }
+
+  /** Body passages, split on first use: a reopen from the snapshot reads few of them. */
+  get passages(): Passage[] {
+    this.split ??= splitPassages(this.doc.body);
+    return this.split;
+  }
 }
 
 // Large chunks let the embedder sort texts by length across skills, so batches pad little.
@@ -129,6 +176,8 @@ class Engine implements LiveSkillService {
   private readonly lexical: LexicalIndex;
   private readonly text: TextContext;
   private dense: DenseStore | null = null;
+  /** Part of every analysis key: changes when the analyser's output for a probe text changes. */
+  private readonly analysisTag: string;
   private failed: { path: string; message: string }[] = [];
   private sorted: SkillDoc[] = [];
 
@@ -143,6 +192,7 @@ class Engine implements LiveSkillService {
       translator: init.dictionary ? new Translator(init.dictionary) : null,
       encoderReadsChinese: init.embedder?.info.languages?.includes('zh') ?? false,
     };
+    this.analysisTag = `${ANALYSIS_VERSION}.${analysisFingerprint()}${init.dictionary ? ':bridge' : ''}${init.segmenter ? ':seg' : ''}`;
     if (init.embedder) {
       const dims = init.embedder.info.dims;
       this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex());
@@ -200,7 +250,21 @@ class Engine implements LiveSkillService {
   private skillProfiles(): SkillProfiles {
     if (this.compat?.docs !== this.sorted) {
       const seg = this.init.segmenter;
-      const profiles = new SkillProfiles(this.sorted, (text) => analyze(text, { segmenter: seg }), (id) => this.dense?.vectors(id)[0]);
+      // An edit rebuilds the profiles (term weights are library-wide), but only the edited skill's
+      // texts are new: the analyses of the last build are reused while this one builds.
+      const last = this.profileTerms;
+      const next = new Map<string, string[]>();
+      let building = true;
+      const analyzer = (text: string) => {
+        if (!building) return analyze(text, { segmenter: seg });
+        let terms = next.get(text) ?? last.get(text);
+        terms ??= analyze(text, { segmenter: seg });
+        next.set(text, terms);
+        return terms;
+      };
+      const profiles = new SkillProfiles(this.sorted, analyzer, (id) => this.dense?.vectors(id)[0]);
+      building = false;
+      this.profileTerms = next;
       this.fieldCache.prune(new Set(this.entries.keys()));
       this.compat = { docs: this.sorted, profiles };
     }
@@ -208,9 +272,16 @@ class Engine implements LiveSkillService {
   }
 
   private compat: { docs: readonly SkillDoc[]; profiles: SkillProfiles } | null = null;
+  /** Analysed name + description texts of the last profile build (analyse output is never mutated). */
+  private profileTerms = new Map<string, string[]>();
   private readonly fieldCache = new FieldCache(
     (text) => analyze(text, { segmenter: this.init.segmenter }),
-    (doc) => (this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : []),
+    // From the analysis already made (or loaded): re-analysing would load the dictionary again.
+    (doc) => {
+      const entry = this.entries.get(doc.id);
+      if (entry?.doc === doc) return entry.bridge;
+      return this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : [];
+    },
   );
   private rerankStage: ListReranker | null = null;
 
@@ -259,6 +330,7 @@ class Engine implements LiveSkillService {
 
     docs.sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
     const seen = new Set<string>();
+    const changed: SkillDoc[] = [];
     for (const { doc } of docs) {
       seen.add(doc.id);
       const prev = this.entries.get(doc.id);
@@ -266,8 +338,9 @@ class Engine implements LiveSkillService {
         prev.doc.findings = doc.findings;
         continue;
       }
-      this.upsertLexical(doc);
+      changed.push(doc);
     }
+    this.upsertLexical(...changed);
     for (const id of [...this.entries.keys()]) {
       if (!seen.has(id)) {
         this.entries.delete(id);
@@ -277,6 +350,7 @@ class Engine implements LiveSkillService {
     }
     this.failed = failed;
     this.resort();
+    await this.flushAnalyses();
     const { cached, embedded } = await this.embedMissing(opts);
     const stats: IndexStats = {
       skills: this.entries.size,
@@ -328,6 +402,7 @@ class Engine implements LiveSkillService {
   }
 
   async flushCache(): Promise<void> {
+    await this.flushAnalyses();
     const cache = this.init.cache;
     if (!cache) return;
     await cache.flush(new Set([...this.entries.values()].map((e) => this.cacheKey(e.doc))));
@@ -364,16 +439,48 @@ class Engine implements LiveSkillService {
     this.sorted = [...this.entries.values()].map((e) => e.doc).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  private upsertLexical(doc: SkillDoc): void {
-    const passages = splitPassages(doc.body);
-    const fields = lexicalFields(doc, this.text);
-    this.entries.set(doc.id, { doc, passages, feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])] });
-    this.lexical.upsert(doc.id, fields);
+  /** Analyses skills (or takes their analyses from the snapshot) and indexes their terms. */
+  private upsertLexical(...docs: SkillDoc[]): void {
+    const cache = this.init.analysisCache;
+    const batch: [string, TermCounts][] = [];
+    for (const doc of docs) {
+      const key = this.analysisKey(doc);
+      let analysis = cache?.get(key);
+      if (!analysis) {
+        const fields = lexicalFields(doc, this.text);
+        analysis = {
+          counts: countTerms(fields),
+          feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
+          listing: analyze(listingText(doc), { segmenter: this.init.segmenter }),
+        };
+        cache?.set(key, analysis);
+      }
+      this.entries.set(doc.id, new Entry(doc, analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
+      // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
+      // change of what they analyse only misses.
+      if (analysis.listing) this.profileTerms.set(listingText(doc), analysis.listing);
+      batch.push([doc.id, analysis.counts]);
+    }
+    this.lexical.upsertManyCounts(batch);
+  }
+
+  private analysisKey(doc: SkillDoc): string {
+    // The name is analysed too, and without one in the text it is the folder's: the same text in
+    // two folders analyses differently.
+    return `${doc.hash}:${contentHash(doc.name)}:${this.analysisTag}`;
+  }
+
+  private async flushAnalyses(): Promise<void> {
+    const cache = this.init.analysisCache;
+    if (!cache) return;
+    const keep = new Set([...this.entries.values()].map((e) => this.analysisKey(e.doc)));
+    await cache.flush(keep).catch((err) => this.log.warn(`could not write the analysis snapshot: ${err instanceof Error ? err.message : err}`));
   }
 
   /** What gets embedded for one skill (see firstStage.embedTexts). */
   private embedTexts(entry: Entry): string[] {
-    return embedTexts(entry.doc, entry.passages, this.settings, this.text).texts;
+    // Body passages are split only when some are embedded (none by default).
+    return embedTexts(entry.doc, this.settings.bodyPassages ? entry.passages : [], this.settings, this.text).texts;
   }
 
   /** Index of the first body-passage row of a skill (rows before it describe the skill). */
@@ -582,6 +689,20 @@ class Engine implements LiveSkillService {
     await this.init.crossEncoder?.dispose?.();
     await this.init.onDispose?.();
   }
+}
+
+/**
+ * A short hash of what the analyser makes of a probe text (identifiers, stemming, stop words,
+ * Markdown), so a snapshot written by a build that analyses differently is not reused.
+ */
+function analysisFingerprint(): string {
+  const probe =
+    '# Extracting PDFs\nUse `pdfPlumber.extract_tables()` on scanned invoices; the CLI\'s --json flag, C++ and node.js.\n' +
+    '- [docs](https://example.com/a_b) <b>running</b> reports, analyses, e-mails 2024-05-01\n```\nconst x = 1;\n```';
+  const text = JSON.stringify([analyze(probe), analyze(cleanMarkdown(probe)), splitPassages(probe)]);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }
 
 /** Collapses whitespace and drops long pasted lines that are mostly symbols (logs, stack frames). */

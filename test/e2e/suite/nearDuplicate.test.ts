@@ -27,6 +27,8 @@ describe('Skill Router in VS Code', () => {
   it('activates in a workspace with SKILL.md files and registers its commands', async () => {
     const ext = vscode.extensions.getExtension('skill-router.skill-router');
     assert.ok(ext, 'extension found');
+    // The runner installs the .vsix into this folder; the copy there is the one under test.
+    if (process.env.E2E_EXTENSIONS_DIR) assert.ok(ext.extensionPath.startsWith(process.env.E2E_EXTENSIONS_DIR), ext.extensionPath);
     await ext.activate();
     assert.ok(ext.isActive);
     const commands = await vscode.commands.getCommands(true);
@@ -65,6 +67,19 @@ describe('Skill Router in VS Code', () => {
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(2, 3));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /\*\*description\*\*: Required/);
+  });
+
+  it('applies the quick fix that sets name to the folder name', async () => {
+    const doc = await vscode.workspace.openTextDocument(file('k8s-deploy'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.replace(doc.lineAt(1).range, 'name: k8s-deployer'));
+    const title = 'Set name to the folder name "k8s-deploy"';
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, doc.lineAt(1).range);
+    const fix = actions.find((a) => a.title === title);
+    assert.ok(fix?.edit, `offered: ${actions.map((a) => a.title).join('; ')}`);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.equal(doc.lineAt(1).text, 'name: k8s-deploy');
+    await doc.save();
   });
 
   it('runs its commands without error', async () => {

@@ -1,0 +1,208 @@
+/**
+ * Lexical analyses of a library's skills, keyed by content (see `AnalysisCache`), in one binary
+ * file so a reopen skips parsing Markdown, segmenting, bridging and stemming unchanged skills:
+ * "SRAN1\n", a uint32 header length, a JSON header {version, fields, terms, entries, sha1}
+ * padded so the data starts on a 4-byte boundary, then little-endian uint32 data, per entry:
+ * `fields` field lengths, n term ids, n × `fields` term frequencies, m feedback term ids, then
+ * l listing term ids (l is -1, no list, for analyses made without one).
+ * `terms` is the term table the ids point into; `sha1` covers the data. Anything unreadable,
+ * inconsistent or damaged is reported and rebuilt.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FIELDS, type TermCounts } from '../core/index/lexicalIndex';
+import type { AnalysisCache, SkillAnalysis } from '../core/route/skillService';
+import type { Logger } from '../core/types';
+import { SILENT_LOGGER } from '../core/types';
+
+const MAGIC = Buffer.from('SRAN1\n');
+const VERSION = 2;
+export const ANALYSIS_FILE = 'analysis.bin';
+
+interface Header {
+  version: number;
+  fields: number;
+  terms: string[];
+  /** [content key, distinct terms, feedback terms, listing terms or -1] */
+  entries: [string, number, number, number][];
+  sha1: string;
+}
+
+/** Counts read from the snapshot: term ids into its table; the strings only when asked for. */
+class SnapshotCounts implements TermCounts {
+  private words: string[] | undefined;
+  constructor(
+    readonly lengths: number[],
+    readonly ids: Uint32Array,
+    readonly tf: Uint32Array,
+    readonly table: readonly string[],
+  ) {}
+
+  get terms(): string[] {
+    this.words ??= Array.from(this.ids, (id) => this.table[id]);
+    return this.words;
+  }
+}
+
+export class FileAnalysisCache implements AnalysisCache {
+  private readonly map = new Map<string, SkillAnalysis>();
+  private dirty = false;
+
+  private constructor(
+    readonly file: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Opens (or starts) the snapshot in `dir`. A corrupt file is reported and replaced. */
+  static async open(dir: string, logger: Logger = SILENT_LOGGER): Promise<FileAnalysisCache> {
+    const cache = new FileAnalysisCache(path.join(dir, ANALYSIS_FILE), logger);
+    await cache.load();
+    return cache;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  private async load(): Promise<void> {
+    let buf: Buffer;
+    try {
+      buf = await fs.readFile(this.file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`analysis snapshot ${this.file} unreadable; rebuilding it`);
+      return;
+    }
+    // The data is read in place as uint32; a big-endian host rebuilds instead of swapping.
+    if (os.endianness() !== 'LE') return;
+    try {
+      if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('bad magic');
+      const hlen = buf.readUInt32LE(MAGIC.length);
+      const hstart = MAGIC.length + 4;
+      const dataStart = hstart + hlen;
+      if (dataStart > buf.length) throw new Error('truncated header');
+      let header: Header;
+      try {
+        header = JSON.parse(buf.subarray(hstart, dataStart).toString('utf8')) as Header;
+      } catch {
+        throw new Error('header is not JSON'); // the parser's message would quote the damaged bytes
+      }
+      if (header?.version !== VERSION || header.fields !== FIELDS.length) {
+        this.log.info(`analysis snapshot ${this.file} has another layout; rebuilding it`);
+        this.dirty = true;
+        return;
+      }
+      const { terms, entries } = header;
+      const isEntry = (e: unknown) =>
+        Array.isArray(e) &&
+        typeof e[0] === 'string' &&
+        [e[1], e[2], e[3]].every((x) => Number.isSafeInteger(x) && x >= -1) &&
+        e[1] >= 0 &&
+        e[2] >= 0;
+      if (!Array.isArray(terms) || !terms.every((t) => typeof t === 'string') || !Array.isArray(entries) || !entries.every(isEntry)) {
+        throw new Error('bad header');
+      }
+      if (dataStart % 4 !== 0 || (buf.length - dataStart) % 4 !== 0) throw new Error('misaligned data');
+      const bytes = buf.subarray(dataStart);
+      if (createHash('sha1').update(bytes).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
+      // Uint32 views need an aligned offset; a pooled or sliced buffer gets one copy.
+      const data =
+        bytes.byteOffset % 4 === 0
+          ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
+          : new Uint32Array(new Uint8Array(bytes).buffer);
+      const F = FIELDS.length;
+      const word = (id: number) => {
+        if (id >= terms.length) throw new Error('term id out of range');
+        return terms[id];
+      };
+      let at = 0;
+      const decoded: [string, SkillAnalysis][] = [];
+      for (const [key, n, m, l] of entries) {
+        const size = F + n + n * F + m + Math.max(l, 0);
+        if (at + size > data.length) throw new Error('data shorter than the header says');
+        const lengths = Array.from(data.subarray(at, at + F));
+        at += F;
+        const ids = data.subarray(at, at + n);
+        for (let i = 0; i < n; i++) if (ids[i] >= terms.length) throw new Error('term id out of range');
+        at += n;
+        const tf = data.subarray(at, at + n * F);
+        at += n * F;
+        const feedback = new Array<string>(m);
+        for (let i = 0; i < m; i++) feedback[i] = word(data[at + i]);
+        at += m;
+        const analysis: SkillAnalysis = { counts: new SnapshotCounts(lengths, ids, tf, terms), feedback };
+        if (l >= 0) {
+          analysis.listing = new Array<string>(l);
+          for (let i = 0; i < l; i++) analysis.listing[i] = word(data[at + i]);
+          at += l;
+        }
+        decoded.push([key, analysis]);
+      }
+      if (at !== data.length) throw new Error('data longer than the header says');
+      for (const [key, analysis] of decoded) this.map.set(key, analysis);
+    } catch (err) {
+      this.map.clear();
+      this.dirty = true;
+      this.log.warn(`analysis snapshot ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
+    }
+  }
+
+  get(key: string): SkillAnalysis | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: string, analysis: SkillAnalysis): void {
+    this.map.set(key, analysis);
+    this.dirty = true;
+  }
+
+  async flush(keep: Set<string>): Promise<void> {
+    for (const key of [...this.map.keys()]) {
+      if (!keep.has(key)) {
+        this.map.delete(key);
+        this.dirty = true;
+      }
+    }
+    if (!this.dirty) return;
+    const F = FIELDS.length;
+    const ids = new Map<string, number>();
+    const terms: string[] = [];
+    const id = (t: string) => {
+      let i = ids.get(t);
+      if (i === undefined) {
+        ids.set(t, (i = terms.length));
+        terms.push(t);
+      }
+      return i;
+    };
+    let words = 0;
+    for (const { counts, feedback, listing } of this.map.values()) words += F + counts.terms.length * (1 + F) + feedback.length + (listing?.length ?? 0);
+    const data = new Uint32Array(words);
+    const entries: [string, number, number, number][] = [];
+    let at = 0;
+    for (const [key, { counts, feedback, listing }] of this.map) {
+      const n = counts.terms.length;
+      entries.push([key, n, feedback.length, listing ? listing.length : -1]);
+      for (let f = 0; f < F; f++) data[at++] = counts.lengths[f] ?? 0;
+      for (const t of counts.terms) data[at++] = id(t);
+      for (let i = 0; i < n * F; i++) data[at++] = counts.tf[i];
+      for (const t of feedback) data[at++] = id(t);
+      for (const t of listing ?? []) data[at++] = id(t);
+    }
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const sha1 = createHash('sha1').update(bytes).digest('hex');
+    let json = JSON.stringify({ version: VERSION, fields: F, terms, entries, sha1 } satisfies Header);
+    // Pad with spaces (still JSON) so the data starts on a 4-byte boundary.
+    const lead = MAGIC.length + 4;
+    json += ' '.repeat((4 - ((lead + Buffer.byteLength(json, 'utf8')) % 4)) % 4);
+    const header = Buffer.from(json, 'utf8');
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(header.length);
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, Buffer.concat([MAGIC, len, header, bytes]));
+    await fs.rename(tmp, this.file);
+    this.dirty = false;
+  }
+}
