@@ -15,6 +15,12 @@ export interface SkillWorkspace {
   list(): Promise<{ files: SkillFileRef[]; problems: { path: string; message: string }[] }>;
   /** Current bytes of one file (an open editor buffer wins over disk). */
   read(ref: SkillFileRef): Promise<Uint8Array>;
+  /**
+   * A cheap token that changes whenever the file's bytes may have (size, times, inode), so a
+   * parsed copy can be reused without reading it; undefined when that cannot be told (an open
+   * editor buffer, a file modified too recently to trust its times): the file is then read.
+   */
+  stamp?(ref: SkillFileRef): Promise<string | undefined>;
 }
 
 /** Persistent vectors by content key, for one embedding model. */

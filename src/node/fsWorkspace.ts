@@ -9,6 +9,8 @@ import { MAX_SKILL_BYTES } from '../core/parse/skillDoc';
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '.skill-router-cache']);
 const SKILL_FILE = 'SKILL.md';
+/** A file changed this recently is read even when its stamp matches (see `FsWorkspace.stamp`). */
+const RACY_MS = 2000;
 
 export interface FsWorkspaceOptions {
   /** Extra folder names to skip (e.g. from settings). */
@@ -141,6 +143,22 @@ export class FsWorkspace implements SkillWorkspace {
       );
     }
     return fs.readFile(abs).catch(unreadable);
+  }
+
+  /**
+   * Size, change times and inode of the file on disk; undefined for an open buffer, a file that
+   * cannot be stat'ed (read reports why), one over the size limit, or one modified within the last
+   * `RACY_MS` (a second write in the same clock tick could keep its times: git's "racy" entries).
+   */
+  async stamp(ref: SkillFileRef): Promise<string | undefined> {
+    const abs = this.absolute(ref);
+    if (this.opts.overlay?.has(abs)) return undefined;
+    const st = await fs.stat(abs).catch(() => undefined);
+    if (!st || !st.isFile() || st.size > MAX_SKILL_BYTES) return undefined;
+    // mtime alone decides (utimes cannot set ctime back, tools that restore mtimes still change ctime).
+    if (Date.now() - st.mtimeMs < RACY_MS) return undefined;
+    // Milliseconds as doubles keep about a microsecond of precision (plain stat is cheaper than bigint).
+    return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${st.dev}`;
   }
 
   /** Absolute path of a skill file. */

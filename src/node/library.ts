@@ -20,6 +20,7 @@ import { HnswIndex } from './hnswIndex';
 import { jiebaSegmenter } from './jiebaSegmenter';
 import { cedictDictionary, findCedictData } from './cedictDictionary';
 import { FileAnalysisCache } from './analysisSnapshot';
+import { FileParseCache } from './parseSnapshot';
 import type { BilingualDictionary } from '../core/text/translator';
 import type { Segmenter } from '../core/text/analyze';
 import { JsonlWorkspace } from './jsonlWorkspace';
@@ -102,6 +103,8 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillSe
 
   // Read while the model session is created (the snapshot does not depend on the model).
   const analysisCacheLoad = FileAnalysisCache.open(cacheRoot, log);
+  // Parsed skills are kept for folder libraries only (a `.jsonl` file has no per-skill stamps).
+  const parseCacheLoad = workspace instanceof FsWorkspace ? FileParseCache.open(cacheRoot, log) : undefined;
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
   const modelDir = opts.noModel ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
@@ -128,6 +131,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillSe
   const modelCache = embedder ? path.join(cacheRoot, safeName(embedder.info.id)) : undefined;
   const cache = embedder && modelCache ? await FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log) : undefined;
   const analysisCache = await analysisCacheLoad;
+  const parseCache = await parseCacheLoad;
   let dictionary: BilingualDictionary | null = null;
   if (!opts.noBridge) {
     if (findCedictData()) dictionary = lazyDictionary(log);
@@ -142,6 +146,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillSe
     crossEncoder,
     cache,
     analysisCache,
+    parseCache,
     indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log, exactBelow: opts.exactSearchBelow, efSearch: HNSW_EF_SEARCH }),
     segmenter,
     dictionary,

@@ -25,6 +25,7 @@ import { main } from '../../src/cli/main';
 import { defaultModelDir, openLibrary, type OpenLibraryOptions } from '../../src/node/library';
 import { VECTOR_FILE } from '../../src/node/vectorCache';
 import { ANALYSIS_FILE } from '../../src/node/analysisSnapshot';
+import { PARSE_FILE } from '../../src/node/parseSnapshot';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples/library');
@@ -152,7 +153,7 @@ describe('faults', function () {
     }
 
     function vectorsFile(cacheDir: string): string {
-      const model = readdirSync(cacheDir).find((f) => f !== ANALYSIS_FILE)!;
+      const model = readdirSync(cacheDir).find((f) => f !== ANALYSIS_FILE && f !== PARSE_FILE)!;
       return path.join(cacheDir, model, VECTOR_FILE);
     }
 

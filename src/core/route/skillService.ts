@@ -80,6 +80,23 @@ export interface AnalysisCache {
   flush(keep: Set<string>): Promise<void>;
 }
 
+/**
+ * Bump when what `parseSkill` produces for the same bytes changes (new fields, other findings),
+ * so persisted parses are not reused.
+ */
+export const PARSE_VERSION = 1;
+
+/**
+ * Persistent parsed skills by file stamp (see `SkillWorkspace.stamp`): a reopen skips reading and
+ * parsing unchanged files. Keys hold the file, its stamp, the profiles and `PARSE_VERSION`.
+ */
+export interface ParseCache {
+  get(key: string): SkillDoc | undefined;
+  set(key: string, doc: SkillDoc): void;
+  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
+  flush(keep: Set<string>): Promise<void>;
+}
+
 /** Routing settings: the first stage's (see firstStage.ts) plus pool and rerank sizes. */
 export interface RoutingSettings extends FirstStageSettings {
   /** Candidates taken from each first stage before fusion. */
@@ -107,6 +124,8 @@ export interface SkillServiceInit {
   cache?: VectorCache;
   /** Persisted lexical analyses (see `AnalysisCache`). */
   analysisCache?: AnalysisCache;
+  /** Persisted parsed skills (see `ParseCache`); used only with a workspace that stamps files. */
+  parseCache?: ParseCache;
   /** Makes the vector index; exact search when absent. */
   indexFactory?: (dims: number) => VectorIndex;
   segmenter?: Segmenter;
@@ -313,13 +332,26 @@ class Engine implements LiveSkillService {
     const files = listed.files;
     progress?.('read', 0, files.length);
     const queue = [...files];
+    const { workspace, parseCache } = this.init;
+    const stamps = parseCache && workspace.stamp ? new Set<string>() : undefined;
     const worker = async () => {
       for (let ref = queue.shift(); ref; ref = queue.shift()) {
         throwIfCancelled(token);
         try {
-          const bytes = await this.init.workspace.read(ref);
-          const { text, invalidUtf8 } = decodeSkillBytes(bytes);
-          docs.push({ ref, doc: parseSkill(ref, text, this.profiles, invalidUtf8) });
+          const stamp = stamps && (await workspace.stamp!(ref));
+          const key = stamp && this.parseKey(ref, stamp);
+          const hit = key ? parseCache!.get(key) : undefined;
+          if (hit) {
+            // A copy: the engine replaces findings on entries it keeps.
+            docs.push({ ref, doc: { ...hit, findings: [...hit.findings] } });
+          } else {
+            const bytes = await workspace.read(ref);
+            const { text, invalidUtf8 } = decodeSkillBytes(bytes);
+            const doc = parseSkill(ref, text, this.profiles, invalidUtf8);
+            if (key) parseCache!.set(key, { ...doc, findings: [...doc.findings] });
+            docs.push({ ref, doc });
+          }
+          if (key) stamps!.add(key);
         } catch (err) {
           failed.push({ path: ref.path, message: err instanceof Error ? err.message : String(err) });
         }
@@ -351,6 +383,9 @@ class Engine implements LiveSkillService {
     this.failed = failed;
     this.resort();
     await this.flushAnalyses();
+    if (parseCache && stamps) {
+      await parseCache.flush(stamps).catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
+    }
     const { cached, embedded } = await this.embedMissing(opts);
     const stats: IndexStats = {
       skills: this.entries.size,
@@ -462,6 +497,11 @@ class Engine implements LiveSkillService {
       batch.push([doc.id, analysis.counts]);
     }
     this.lexical.upsertManyCounts(batch);
+  }
+
+  private parseKey(ref: SkillFileRef, stamp: string): string {
+    // The id and folder name enter the parse (name fallback, name-mismatch finding), the profiles its findings.
+    return JSON.stringify([ref.path, ref.id, ref.folderName ?? null, this.profiles, PARSE_VERSION, stamp]);
   }
 
   private analysisKey(doc: SkillDoc): string {

@@ -1,0 +1,199 @@
+/**
+ * Parsed skills of a library, keyed by file stamp (see `ParseCache`), in one file so a reopen
+ * neither reads nor parses unchanged SKILL.md files: "SRPS1\n", a JSON header line
+ * {version, sha1} where `sha1` covers the rest, then one JSON `[key, SkillDoc]` a line.
+ * Only documents that survive JSON unchanged are stored (YAML timestamps in front matter are
+ * written as tagged strings and revived). Anything unreadable, inconsistent or damaged is
+ * reported and rebuilt.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { ParseCache } from '../core/route/skillService';
+import type { SkillDoc } from '../core/service';
+import type { Logger } from '../core/types';
+import { SILENT_LOGGER } from '../core/types';
+
+const MAGIC = 'SRPS1\n';
+const VERSION = 2;
+export const PARSE_FILE = 'parsed.json';
+
+/** How a YAML timestamp in front matter is written (JSON has no dates); see `revive`. */
+const DATE_TAG = '\u0000date';
+
+/** True when the value comes back equal through JSON (with front-matter dates tagged). */
+function jsonFaithful(v: unknown, depth = 0): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (typeof v !== 'object' || depth > 64) return false;
+  if (v instanceof Date) return Number.isFinite(v.getTime()) && Object.keys(v).length === 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !jsonFaithful(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+  // `__proto__` as an own key would come back as a prototype, not a key.
+  for (const k of Object.keys(v)) if (k === '__proto__' || k === DATE_TAG || !jsonFaithful((v as Record<string, unknown>)[k], depth + 1)) return false;
+  return Object.getOwnPropertySymbols(v).length === 0;
+}
+
+/** Dates as tagged objects, for `JSON.stringify` (whose own `Date.toJSON` runs before a replacer sees it). */
+function tagDates(v: unknown): unknown {
+  if (v instanceof Date) return { [DATE_TAG]: v.toISOString() };
+  if (Array.isArray(v)) return v.map(tagDates);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = tagDates(x);
+    return out;
+  }
+  return v;
+}
+
+/** The inverse of `tagDates`, in place. */
+function revive(v: unknown): unknown {
+  if (!v || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = revive(v[i]);
+    return v;
+  }
+  const o = v as Record<string, unknown>;
+  if (DATE_TAG in o) {
+    const d = new Date(o[DATE_TAG] as string);
+    if (typeof o[DATE_TAG] !== 'string' || !Number.isFinite(d.getTime())) throw new Error('bad date');
+    return d;
+  }
+  for (const k of Object.keys(o)) o[k] = revive(o[k]);
+  return o;
+}
+
+/** `keyRanges` is made without a prototype (keys come from the file); it is stored as a plain object. */
+function faithfulDoc(doc: SkillDoc): boolean {
+  return Object.getPrototypeOf(doc.keyRanges) === null && jsonFaithful({ ...doc, keyRanges: { ...doc.keyRanges } });
+}
+
+function isDoc(d: unknown): d is SkillDoc {
+  const x = d as SkillDoc;
+  return (
+    !!x &&
+    typeof x === 'object' &&
+    typeof x.id === 'string' &&
+    typeof x.path === 'string' &&
+    typeof x.name === 'string' &&
+    typeof x.description === 'string' &&
+    typeof x.body === 'string' &&
+    typeof x.hash === 'string' &&
+    (x.lang === 'en' || x.lang === 'zh') &&
+    Number.isSafeInteger(x.bodyStartLine) &&
+    !!x.frontMatter &&
+    typeof x.frontMatter === 'object' &&
+    !!x.keyRanges &&
+    typeof x.keyRanges === 'object' &&
+    Array.isArray(x.findings)
+  );
+}
+
+export class FileParseCache implements ParseCache {
+  private readonly map = new Map<string, SkillDoc>();
+  private dirty = false;
+
+  private constructor(
+    readonly file: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Opens (or starts) the snapshot in `dir`. A corrupt file is reported and replaced. */
+  static async open(dir: string, logger: Logger = SILENT_LOGGER): Promise<FileParseCache> {
+    const cache = new FileParseCache(path.join(dir, PARSE_FILE), logger);
+    await cache.load();
+    return cache;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  private async load(): Promise<void> {
+    let buf: Buffer;
+    try {
+      buf = await fs.readFile(this.file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`parsed-skill snapshot ${this.file} unreadable; rebuilding it`);
+      return;
+    }
+    try {
+      if (buf.length < MAGIC.length || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('bad magic');
+      const eol = buf.indexOf(10, MAGIC.length);
+      if (eol < 0) throw new Error('truncated header');
+      let header: { version?: unknown; sha1?: unknown };
+      try {
+        header = JSON.parse(buf.toString('utf8', MAGIC.length, eol));
+      } catch {
+        throw new Error('header is not JSON'); // the parser's message would quote the damaged bytes
+      }
+      if (header?.version !== VERSION) {
+        this.log.info(`parsed-skill snapshot ${this.file} has another layout; rebuilding it`);
+        this.dirty = true;
+        return;
+      }
+      const body = buf.subarray(eol + 1);
+      if (createHash('sha1').update(body).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
+      // One entry a line (JSON escapes newlines in strings): no string of the whole file is made.
+      const entries: [string, SkillDoc][] = [];
+      for (let at = 0; at < body.length; ) {
+        let end = body.indexOf(10, at);
+        if (end < 0) end = body.length;
+        let e: unknown;
+        try {
+          e = JSON.parse(body.toString('utf8', at, end));
+        } catch {
+          throw new Error('data is not JSON');
+        }
+        if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isDoc(e[1])) throw new Error('bad entry');
+        entries.push(e as [string, SkillDoc]);
+        at = end + 1;
+      }
+      for (const [key, doc] of entries) {
+        doc.frontMatter = revive(doc.frontMatter) as Record<string, unknown>;
+        doc.keyRanges = Object.assign(Object.create(null) as Record<string, never>, doc.keyRanges);
+        this.map.set(key, doc);
+      }
+    } catch (err) {
+      this.map.clear();
+      this.dirty = true;
+      this.log.warn(`parsed-skill snapshot ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
+    }
+  }
+
+  get(key: string): SkillDoc | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: string, doc: SkillDoc): void {
+    // What JSON would change is not stored: reading it back must give the same document.
+    if (!faithfulDoc(doc)) {
+      if (this.map.delete(key)) this.dirty = true;
+      return;
+    }
+    this.map.set(key, doc);
+    this.dirty = true;
+  }
+
+  async flush(keep: Set<string>): Promise<void> {
+    for (const key of [...this.map.keys()]) {
+      if (!keep.has(key)) {
+        this.map.delete(key);
+        this.dirty = true;
+      }
+    }
+    if (!this.dirty) return;
+    const lines = [...this.map].map(([key, doc]) => JSON.stringify([key, { ...doc, frontMatter: tagDates(doc.frontMatter) }]));
+    const body = Buffer.from(lines.join('\n'), 'utf8');
+    const sha1 = createHash('sha1').update(body).digest('hex');
+    const header = Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, sha1 })}\n`, 'utf8');
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, Buffer.concat([header, body]));
+    await fs.rename(tmp, this.file);
+    this.dirty = false;
+  }
+}
