@@ -9,13 +9,13 @@
  * inconsistent or damaged is reported and rebuilt.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FIELDS, type TermCounts } from '../core/index/lexicalIndex';
 import type { AnalysisCache, SkillAnalysis } from '../core/route/skillService';
 import type { Logger } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
+import { KeyedCacheFile, readFrame, StaleCacheFile, writeFrame } from './cacheFile';
 
 const MAGIC = Buffer.from('SRAN1\n');
 const VERSION = 2;
@@ -46,14 +46,10 @@ class SnapshotCounts implements TermCounts {
   }
 }
 
-export class FileAnalysisCache implements AnalysisCache {
-  private readonly map = new Map<string, SkillAnalysis>();
-  private dirty = false;
-
-  private constructor(
-    readonly file: string,
-    private readonly log: Logger,
-  ) {}
+export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements AnalysisCache {
+  private constructor(file: string, log: Logger) {
+    super(file, 'analysis snapshot', log);
+  }
 
   /** Opens (or starts) the snapshot in `dir`. A corrupt file is reported and replaced. */
   static async open(dir: string, logger: Logger = SILENT_LOGGER): Promise<FileAnalysisCache> {
@@ -62,109 +58,62 @@ export class FileAnalysisCache implements AnalysisCache {
     return cache;
   }
 
-  get size(): number {
-    return this.map.size;
-  }
-
-  private async load(): Promise<void> {
-    let buf: Buffer;
-    try {
-      buf = await fs.readFile(this.file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`analysis snapshot ${this.file} unreadable; rebuilding it`);
-      return;
-    }
+  protected decode(buf: Buffer): [string, SkillAnalysis][] {
     // The data is read in place as uint32; a big-endian host rebuilds instead of swapping.
-    if (os.endianness() !== 'LE') return;
-    try {
-      if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('bad magic');
-      const hlen = buf.readUInt32LE(MAGIC.length);
-      const hstart = MAGIC.length + 4;
-      const dataStart = hstart + hlen;
-      if (dataStart > buf.length) throw new Error('truncated header');
-      let header: Header;
-      try {
-        header = JSON.parse(buf.subarray(hstart, dataStart).toString('utf8')) as Header;
-      } catch {
-        throw new Error('header is not JSON'); // the parser's message would quote the damaged bytes
-      }
-      if (header?.version !== VERSION || header.fields !== FIELDS.length) {
-        this.log.info(`analysis snapshot ${this.file} has another layout; rebuilding it`);
-        this.dirty = true;
-        return;
-      }
-      const { terms, entries } = header;
-      const isEntry = (e: unknown) =>
-        Array.isArray(e) &&
-        typeof e[0] === 'string' &&
-        [e[1], e[2], e[3]].every((x) => Number.isSafeInteger(x) && x >= -1) &&
-        e[1] >= 0 &&
-        e[2] >= 0;
-      if (!Array.isArray(terms) || !terms.every((t) => typeof t === 'string') || !Array.isArray(entries) || !entries.every(isEntry)) {
-        throw new Error('bad header');
-      }
-      if (dataStart % 4 !== 0 || (buf.length - dataStart) % 4 !== 0) throw new Error('misaligned data');
-      const bytes = buf.subarray(dataStart);
-      if (createHash('sha1').update(bytes).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
-      // Uint32 views need an aligned offset; a pooled or sliced buffer gets one copy.
-      const data =
-        bytes.byteOffset % 4 === 0
-          ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
-          : new Uint32Array(new Uint8Array(bytes).buffer);
-      const F = FIELDS.length;
-      const word = (id: number) => {
-        if (id >= terms.length) throw new Error('term id out of range');
-        return terms[id];
-      };
-      let at = 0;
-      const decoded: [string, SkillAnalysis][] = [];
-      for (const [key, n, m, l] of entries) {
-        const size = F + n + n * F + m + Math.max(l, 0);
-        if (at + size > data.length) throw new Error('data shorter than the header says');
-        const lengths = Array.from(data.subarray(at, at + F));
-        at += F;
-        const ids = data.subarray(at, at + n);
-        for (let i = 0; i < n; i++) if (ids[i] >= terms.length) throw new Error('term id out of range');
-        at += n;
-        const tf = data.subarray(at, at + n * F);
-        at += n * F;
-        const feedback = new Array<string>(m);
-        for (let i = 0; i < m; i++) feedback[i] = word(data[at + i]);
-        at += m;
-        const analysis: SkillAnalysis = { counts: new SnapshotCounts(lengths, ids, tf, terms), feedback };
-        if (l >= 0) {
-          analysis.listing = new Array<string>(l);
-          for (let i = 0; i < l; i++) analysis.listing[i] = word(data[at + i]);
-          at += l;
-        }
-        decoded.push([key, analysis]);
-      }
-      if (at !== data.length) throw new Error('data longer than the header says');
-      for (const [key, analysis] of decoded) this.map.set(key, analysis);
-    } catch (err) {
-      this.map.clear();
-      this.dirty = true;
-      this.log.warn(`analysis snapshot ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
+    if (os.endianness() !== 'LE') throw new StaleCacheFile('is read on little-endian hosts only; rebuilding it');
+    const { header: h, data: bytes, dataStart } = readFrame(buf, MAGIC);
+    const header = h as Header;
+    if (header?.version !== VERSION || header.fields !== FIELDS.length) throw new StaleCacheFile('has another layout; rebuilding it');
+    const { terms, entries } = header;
+    const isEntry = (e: unknown) =>
+      Array.isArray(e) &&
+      typeof e[0] === 'string' &&
+      [e[1], e[2], e[3]].every((x) => Number.isSafeInteger(x) && x >= -1) &&
+      e[1] >= 0 &&
+      e[2] >= 0;
+    if (!Array.isArray(terms) || !terms.every((t) => typeof t === 'string') || !Array.isArray(entries) || !entries.every(isEntry)) {
+      throw new Error('bad header');
     }
-  }
-
-  get(key: string): SkillAnalysis | undefined {
-    return this.map.get(key);
-  }
-
-  set(key: string, analysis: SkillAnalysis): void {
-    this.map.set(key, analysis);
-    this.dirty = true;
-  }
-
-  async flush(keep: Set<string>): Promise<void> {
-    for (const key of [...this.map.keys()]) {
-      if (!keep.has(key)) {
-        this.map.delete(key);
-        this.dirty = true;
+    if (dataStart % 4 !== 0 || (buf.length - dataStart) % 4 !== 0) throw new Error('misaligned data');
+    if (createHash('sha1').update(bytes).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
+    // Uint32 views need an aligned offset; a pooled or sliced buffer gets one copy.
+    const data =
+      bytes.byteOffset % 4 === 0
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
+        : new Uint32Array(new Uint8Array(bytes).buffer);
+    const F = FIELDS.length;
+    const word = (id: number) => {
+      if (id >= terms.length) throw new Error('term id out of range');
+      return terms[id];
+    };
+    let at = 0;
+    const decoded: [string, SkillAnalysis][] = [];
+    for (const [key, n, m, l] of entries) {
+      const size = F + n + n * F + m + Math.max(l, 0);
+      if (at + size > data.length) throw new Error('data shorter than the header says');
+      const lengths = Array.from(data.subarray(at, at + F));
+      at += F;
+      const ids = data.subarray(at, at + n);
+      for (let i = 0; i < n; i++) if (ids[i] >= terms.length) throw new Error('term id out of range');
+      at += n;
+      const tf = data.subarray(at, at + n * F);
+      at += n * F;
+      const feedback = new Array<string>(m);
+      for (let i = 0; i < m; i++) feedback[i] = word(data[at + i]);
+      at += m;
+      const analysis: SkillAnalysis = { counts: new SnapshotCounts(lengths, ids, tf, terms), feedback };
+      if (l >= 0) {
+        analysis.listing = new Array<string>(l);
+        for (let i = 0; i < l; i++) analysis.listing[i] = word(data[at + i]);
+        at += l;
       }
+      decoded.push([key, analysis]);
     }
-    if (!this.dirty) return;
+    if (at !== data.length) throw new Error('data longer than the header says');
+    return decoded;
+  }
+
+  protected encode(): Buffer {
     const F = FIELDS.length;
     const ids = new Map<string, number>();
     const terms: string[] = [];
@@ -192,17 +141,7 @@ export class FileAnalysisCache implements AnalysisCache {
     }
     const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     const sha1 = createHash('sha1').update(bytes).digest('hex');
-    let json = JSON.stringify({ version: VERSION, fields: F, terms, entries, sha1 } satisfies Header);
-    // Pad with spaces (still JSON) so the data starts on a 4-byte boundary.
-    const lead = MAGIC.length + 4;
-    json += ' '.repeat((4 - ((lead + Buffer.byteLength(json, 'utf8')) % 4)) % 4);
-    const header = Buffer.from(json, 'utf8');
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(header.length);
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, Buffer.concat([MAGIC, len, header, bytes]));
-    await fs.rename(tmp, this.file);
-    this.dirty = false;
+    // The JSON is padded with spaces so the data starts on a 4-byte boundary.
+    return writeFrame(MAGIC, { version: VERSION, fields: F, terms, entries, sha1 } satisfies Header, bytes, 4);
   }
 }

@@ -7,12 +7,12 @@
  * reported and rebuilt.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ParseCache } from '../core/route/skillService';
 import type { SkillDoc } from '../core/service';
 import type { Logger } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
+import { KeyedCacheFile, StaleCacheFile } from './cacheFile';
 
 const MAGIC = 'SRPS1\n';
 const VERSION = 2;
@@ -92,14 +92,10 @@ function isDoc(d: unknown): d is SkillDoc {
   );
 }
 
-export class FileParseCache implements ParseCache {
-  private readonly map = new Map<string, SkillDoc>();
-  private dirty = false;
-
-  private constructor(
-    readonly file: string,
-    private readonly log: Logger,
-  ) {}
+export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCache {
+  private constructor(file: string, log: Logger) {
+    super(file, 'parsed-skill snapshot', log);
+  }
 
   /** Opens (or starts) the snapshot in `dir`. A corrupt file is reported and replaced. */
   static async open(dir: string, logger: Logger = SILENT_LOGGER): Promise<FileParseCache> {
@@ -108,92 +104,51 @@ export class FileParseCache implements ParseCache {
     return cache;
   }
 
-  get size(): number {
-    return this.map.size;
-  }
-
-  private async load(): Promise<void> {
-    let buf: Buffer;
-    try {
-      buf = await fs.readFile(this.file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`parsed-skill snapshot ${this.file} unreadable; rebuilding it`);
-      return;
-    }
-    try {
-      if (buf.length < MAGIC.length || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('bad magic');
-      const eol = buf.indexOf(10, MAGIC.length);
-      if (eol < 0) throw new Error('truncated header');
-      let header: { version?: unknown; sha1?: unknown };
-      try {
-        header = JSON.parse(buf.toString('utf8', MAGIC.length, eol));
-      } catch {
-        throw new Error('header is not JSON'); // the parser's message would quote the damaged bytes
-      }
-      if (header?.version !== VERSION) {
-        this.log.info(`parsed-skill snapshot ${this.file} has another layout; rebuilding it`);
-        this.dirty = true;
-        return;
-      }
-      const body = buf.subarray(eol + 1);
-      if (createHash('sha1').update(body).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
-      // One entry a line (JSON escapes newlines in strings): no string of the whole file is made.
-      const entries: [string, SkillDoc][] = [];
-      for (let at = 0; at < body.length; ) {
-        let end = body.indexOf(10, at);
-        if (end < 0) end = body.length;
-        let e: unknown;
-        try {
-          e = JSON.parse(body.toString('utf8', at, end));
-        } catch {
-          throw new Error('data is not JSON');
-        }
-        if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isDoc(e[1])) throw new Error('bad entry');
-        entries.push(e as [string, SkillDoc]);
-        at = end + 1;
-      }
-      for (const [key, doc] of entries) {
-        doc.frontMatter = revive(doc.frontMatter) as Record<string, unknown>;
-        doc.keyRanges = Object.assign(Object.create(null) as Record<string, never>, doc.keyRanges);
-        this.map.set(key, doc);
-      }
-    } catch (err) {
-      this.map.clear();
-      this.dirty = true;
-      this.log.warn(`parsed-skill snapshot ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
-    }
-  }
-
-  get(key: string): SkillDoc | undefined {
-    return this.map.get(key);
-  }
-
-  set(key: string, doc: SkillDoc): void {
+  override set(key: string, doc: SkillDoc): void {
     // What JSON would change is not stored: reading it back must give the same document.
-    if (!faithfulDoc(doc)) {
-      if (this.map.delete(key)) this.dirty = true;
-      return;
-    }
-    this.map.set(key, doc);
-    this.dirty = true;
+    if (faithfulDoc(doc)) super.set(key, doc);
+    else this.forget(key);
   }
 
-  async flush(keep: Set<string>): Promise<void> {
-    for (const key of [...this.map.keys()]) {
-      if (!keep.has(key)) {
-        this.map.delete(key);
-        this.dirty = true;
-      }
+  protected decode(buf: Buffer): [string, SkillDoc][] {
+    if (buf.length < MAGIC.length || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('bad magic');
+    const eol = buf.indexOf(10, MAGIC.length);
+    if (eol < 0) throw new Error('truncated header');
+    let header: { version?: unknown; sha1?: unknown };
+    try {
+      header = JSON.parse(buf.toString('utf8', MAGIC.length, eol));
+    } catch {
+      throw new Error('header is not JSON'); // the parser's message would quote the damaged bytes
     }
-    if (!this.dirty) return;
+    if (header?.version !== VERSION) throw new StaleCacheFile('has another layout; rebuilding it');
+    const body = buf.subarray(eol + 1);
+    if (createHash('sha1').update(body).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
+    // One entry a line (JSON escapes newlines in strings): no string of the whole file is made.
+    const entries: [string, SkillDoc][] = [];
+    for (let at = 0; at < body.length; ) {
+      let end = body.indexOf(10, at);
+      if (end < 0) end = body.length;
+      let e: unknown;
+      try {
+        e = JSON.parse(body.toString('utf8', at, end));
+      } catch {
+        throw new Error('data is not JSON');
+      }
+      if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isDoc(e[1])) throw new Error('bad entry');
+      entries.push(e as [string, SkillDoc]);
+      at = end + 1;
+    }
+    for (const [, doc] of entries) {
+      doc.frontMatter = revive(doc.frontMatter) as Record<string, unknown>;
+      doc.keyRanges = Object.assign(Object.create(null) as Record<string, never>, doc.keyRanges);
+    }
+    return entries;
+  }
+
+  protected encode(): Buffer {
     const lines = [...this.map].map(([key, doc]) => JSON.stringify([key, { ...doc, frontMatter: tagDates(doc.frontMatter) }]));
     const body = Buffer.from(lines.join('\n'), 'utf8');
     const sha1 = createHash('sha1').update(body).digest('hex');
-    const header = Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, sha1 })}\n`, 'utf8');
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, Buffer.concat([header, body]));
-    await fs.rename(tmp, this.file);
-    this.dirty = false;
+    return Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, sha1 })}\n`, 'utf8'), body]);
   }
 }
