@@ -18,6 +18,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultCacheDir, openLibrary } from '../src/node/library';
+import { stageClock } from './stageClock';
 
 const ROOT = path.resolve(__dirname, '../..');
 const { values } = parseArgs({
@@ -89,13 +90,7 @@ async function main() {
 
   // Cold: a fresh cache folder; stage times from the progress events.
   if (!skipCold) {
-    const first = new Map<string, number>();
-    const last = new Map<string, number>();
-    const progress = (stage: string) => {
-      const now = performance.now();
-      if (!first.has(stage)) first.set(stage, now);
-      last.set(stage, now);
-    };
+    const { progress, first, last } = stageClock();
     const loadCold = load();
     let t = performance.now();
     const cold = await openLibrary({ root: library, cacheDir, noModel, threads, progress });

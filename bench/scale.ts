@@ -24,6 +24,8 @@ import { JsonlWorkspace } from '../src/node/jsonlWorkspace';
 import { defaultCacheDir, HNSW_EF_SEARCH } from '../src/node/library';
 import { OnnxEmbedder } from '../src/node/onnxEmbedder';
 import { FileVectorCache, VECTOR_FILE } from '../src/node/vectorCache';
+import { stageClock } from './stageClock';
+import { prng as rng } from '../src/core/route/rerankTraining';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIMS = 512;
@@ -41,17 +43,6 @@ const { values } = parseArgs({
   strict: false,
 });
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'vo', 'pe', 'da', 'zu', 'fi', 'go', 'ha', 'je', 'ku', 'ly', 'mo', 'nu', 'po', 'qu', 'ra', 'si', 'to', 'ul', 'ex', 'or', 'an'];
 function pseudoWord(r: () => number): string {
@@ -176,13 +167,7 @@ async function runSize(n: number, nQueries: number) {
     const generateMs = performance.now() - t;
     const embedder = new ProjectionEmbedder(vocab);
     let index: HnswIndex | undefined;
-    const first = new Map<string, number>();
-    const last = new Map<string, number>();
-    const progress = (stage: string) => {
-      const now = performance.now();
-      if (!first.has(stage)) first.set(stage, now);
-      last.set(stage, now);
-    };
+    const { progress, first, last } = stageClock();
     const svc = createSkillService({
       root: file,
       workspace: new JsonlWorkspace(file),
