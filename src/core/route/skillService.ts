@@ -372,12 +372,19 @@ class Engine implements LiveSkillService {
       }
       changed.push(doc);
     }
-    this.upsertLexical(...changed);
+    // The encoder runs in onnxruntime's own threads: the lexical analysis runs on this one
+    // meanwhile, in slices, so both cores work on a cold index (the two are independent).
+    const embedding = this.embedMissing(docs.map((d) => d.doc), opts);
+    // Settled at once so a failed analysis does not leave the embedding's rejection unhandled.
+    embedding.catch(() => undefined);
+    await this.upsertLexicalInSlices(changed, token);
+    const { cached, embedded } = await embedding;
     for (const id of [...this.entries.keys()]) {
       if (!seen.has(id)) {
         this.entries.delete(id);
         this.lexical.remove(id);
         this.dense?.remove(id);
+        this.embeddedHash.delete(id);
       }
     }
     this.failed = failed;
@@ -386,7 +393,7 @@ class Engine implements LiveSkillService {
     if (parseCache && stamps) {
       await parseCache.flush(stamps).catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
     }
-    const { cached, embedded } = await this.embedMissing(opts);
+    await this.finishDense(opts);
     const stats: IndexStats = {
       skills: this.entries.size,
       cached,
@@ -461,7 +468,7 @@ class Engine implements LiveSkillService {
     const key = this.cacheKey(entry.doc);
     let vectors = this.init.cache?.get(key);
     if (!vectors?.length || vectors[0].length !== embedder.info.dims) {
-      vectors = await embedder.embed(this.embedTexts(entry), 'passage', token);
+      vectors = await embedder.embed(this.embedTexts(entry.doc), 'passage', token);
       this.init.cache?.set(key, vectors);
     }
     // Another update may have replaced the entry while this one was embedding.
@@ -474,29 +481,47 @@ class Engine implements LiveSkillService {
     this.sorted = [...this.entries.values()].map((e) => e.doc).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Analyses skills (or takes their analyses from the snapshot) and indexes their terms. */
-  private upsertLexical(...docs: SkillDoc[]): void {
-    const cache = this.init.analysisCache;
+  /** `upsertLexical` in slices of about 50 ms, letting other work (the encoder's batches) in between. */
+  private async upsertLexicalInSlices(docs: readonly SkillDoc[], token?: CancelToken): Promise<void> {
     const batch: [string, TermCounts][] = [];
+    let start = performance.now();
     for (const doc of docs) {
-      const key = this.analysisKey(doc);
-      let analysis = cache?.get(key);
-      if (!analysis) {
-        const fields = lexicalFields(doc, this.text);
-        analysis = {
-          counts: countTerms(fields),
-          feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
-          listing: analyze(listingText(doc), { segmenter: this.init.segmenter }),
-        };
-        cache?.set(key, analysis);
+      this.analyseOne(doc, batch);
+      if (performance.now() - start > 50) {
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+        throwIfCancelled(token);
+        start = performance.now();
       }
-      this.entries.set(doc.id, new Entry(doc, analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
-      // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
-      // change of what they analyse only misses.
-      if (analysis.listing) this.profileTerms.set(listingText(doc), analysis.listing);
-      batch.push([doc.id, analysis.counts]);
     }
     this.lexical.upsertManyCounts(batch);
+  }
+
+  /** Analyses skills (or takes their analyses from the snapshot) and indexes their terms. */
+  private upsertLexical(...docs: SkillDoc[]): void {
+    const batch: [string, TermCounts][] = [];
+    for (const doc of docs) this.analyseOne(doc, batch);
+    this.lexical.upsertManyCounts(batch);
+  }
+
+  /** Analyses one skill (or takes its analysis from the snapshot), sets its entry, adds its counts to `batch`. */
+  private analyseOne(doc: SkillDoc, batch: [string, TermCounts][]): void {
+    const cache = this.init.analysisCache;
+    const key = this.analysisKey(doc);
+    let analysis = cache?.get(key);
+    if (!analysis) {
+      const fields = lexicalFields(doc, this.text);
+      analysis = {
+        counts: countTerms(fields),
+        feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
+        listing: analyze(listingText(doc), { segmenter: this.init.segmenter }),
+      };
+      cache?.set(key, analysis);
+    }
+    this.entries.set(doc.id, new Entry(doc, analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
+    // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
+    // change of what they analyse only misses.
+    if (analysis.listing) this.profileTerms.set(listingText(doc), analysis.listing);
+    batch.push([doc.id, analysis.counts]);
   }
 
   private parseKey(ref: SkillFileRef, stamp: string): string {
@@ -518,9 +543,11 @@ class Engine implements LiveSkillService {
   }
 
   /** What gets embedded for one skill (see firstStage.embedTexts). */
-  private embedTexts(entry: Entry): string[] {
+  private embedTexts(doc: SkillDoc): string[] {
     // Body passages are split only when some are embedded (none by default).
-    return embedTexts(entry.doc, this.settings.bodyPassages ? entry.passages : [], this.settings, this.text).texts;
+    const entry = this.entries.get(doc.id);
+    const passages = this.settings.bodyPassages ? (entry?.doc.hash === doc.hash ? entry.passages : splitPassages(doc.body)) : [];
+    return embedTexts(doc, passages, this.settings, this.text).texts;
   }
 
   /** Index of the first body-passage row of a skill (rows before it describe the skill). */
@@ -532,22 +559,26 @@ class Engine implements LiveSkillService {
     return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.settings.bodyPassages}${this.text.translator ? ':bridge' : ''}`;
   }
 
-  private async embedMissing(opts: IndexOptions): Promise<{ cached: number; embedded: number }> {
+  /**
+   * Gives every skill of `docs` its vectors: from the index when current, else from the cache,
+   * else from the encoder (in large batches across skills).
+   */
+  private async embedMissing(docs: readonly SkillDoc[], opts: IndexOptions): Promise<{ cached: number; embedded: number }> {
     const embedder = this.init.embedder;
     const dense = this.dense;
     if (!embedder || !dense) return { cached: 0, embedded: 0 };
     const cache = this.init.cache;
     let cached = 0;
-    const todo: { entry: Entry; texts: string[] }[] = [];
-    for (const entry of this.entries.values()) {
-      if (dense.has(entry.doc.id) && this.embeddedHash.get(entry.doc.id) === entry.doc.hash) continue;
-      const hit = cache?.get(this.cacheKey(entry.doc));
+    const todo: { doc: SkillDoc; texts: string[] }[] = [];
+    for (const doc of docs) {
+      if (dense.has(doc.id) && this.embeddedHash.get(doc.id) === doc.hash) continue;
+      const hit = cache?.get(this.cacheKey(doc));
       if (hit && hit.length && hit[0].length === embedder.info.dims) {
-        dense.upsert(entry.doc.id, hit);
-        this.embeddedHash.set(entry.doc.id, entry.doc.hash);
+        dense.upsert(doc.id, hit);
+        this.embeddedHash.set(doc.id, doc.hash);
         cached++;
       } else {
-        todo.push({ entry, texts: this.embedTexts(entry) });
+        todo.push({ doc, texts: this.embedTexts(doc) });
       }
     }
     const total = todo.reduce((n, t) => n + t.texts.length, 0);
@@ -565,20 +596,27 @@ class Engine implements LiveSkillService {
       opts.progress?.('embed', done, total);
     }
     todo.forEach((t, i) => {
-      dense.upsert(t.entry.doc.id, vectors[i]);
-      this.embeddedHash.set(t.entry.doc.id, t.entry.doc.hash);
-      cache?.set(this.cacheKey(t.entry.doc), vectors[i]);
+      dense.upsert(t.doc.id, vectors[i]);
+      this.embeddedHash.set(t.doc.id, t.doc.hash);
+      cache?.set(this.cacheKey(t.doc), vectors[i]);
     });
+    return { cached, embedded: todo.length };
+  }
+
+  /** Builds the vector index over the current skills and writes the vector cache. */
+  private async finishDense(opts: IndexOptions): Promise<void> {
+    const dense = this.dense;
+    if (!this.init.embedder || !dense) return;
     if (dense.index.prepare) {
       opts.progress?.('vector index', 0, 1);
       await dense.index.prepare(dense.signature((id) => this.entries.get(id)?.doc.hash ?? ''));
       opts.progress?.('vector index', 1, 1);
     }
+    const cache = this.init.cache;
     if (cache) {
       const keep = new Set([...this.entries.values()].map((e) => this.cacheKey(e.doc)));
       await cache.flush(keep).catch((err) => this.log.warn(`could not write the vector cache: ${err instanceof Error ? err.message : err}`));
     }
-    return { cached, embedded: todo.length };
   }
 
   private readonly embeddedHash = new Map<string, string>();
