@@ -33,12 +33,15 @@ import {
   trainRegime,
   type PseudoRequest,
   type TrainingList,
+  withoutCandidates,
 } from '../src/core/route/rerankTraining';
 import { formatEvalTable } from '../src/cli/eval';
 import { scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metrics';
 import { parseQueries } from '../src/core/eval/queries';
 import { DEFAULT_SET, selectSet } from '../src/core/route/setSelection';
 import { analyze } from '../src/core/text/analyze';
+import { headings } from '../src/core/text/passages';
+import { ReverseBridge } from '../src/core/text/reverseBridge';
 import { Translator } from '../src/core/text/translator';
 import { cedictDictionary } from '../src/node/cedictDictionary';
 import { jiebaSegmenter } from '../src/node/jiebaSegmenter';
@@ -96,7 +99,7 @@ async function collect(regime: Regime, requests: readonly Labelled[]): Promise<T
     for (const [n, r] of requests.entries()) {
       recorded = null;
       await svc.route(r.query, { k: 20, passages: false, select: false });
-      const features = recorded as ListFeatures | null;
+      const features = recorded && r.hidden ? withoutCandidates(recorded, r.hidden) : (recorded as ListFeatures | null);
       if (features) {
         const grades = gradeList(features.ids, r.targets, (g, c) => (r.alsoOk?.includes(c) ?? false) || partner(g, c));
         lists.push({ features, grades, size: r.targets.length });
@@ -137,7 +140,18 @@ async function record(seed: number): Promise<Recorded> {
   } catch (err) {
     log(`no Chinese-English bridge (${(err as Error).message}); no cross-language requests`);
   }
-  const requests = pseudoRequests(docs, profiles, { ...DEFAULT_PSEUDO, seed, translate });
+  let toChinese: ((text: string) => string | null) | undefined;
+  if (translate) {
+    // Which Chinese word the library's own Chinese uses for an English one (descriptions and headings).
+    const df = new Map<string, number>();
+    for (const doc of docs) {
+      if (doc.lang !== 'zh') continue;
+      for (const t of new Set(analyze(`${doc.description}\n${headings(doc.body).join('\n')}`, { segmenter }))) df.set(t, (df.get(t) ?? 0) + 1);
+    }
+    const reverse = new ReverseBridge(cedictDictionary().headwords(), (w) => df.get(w) ?? 0);
+    toChinese = (text) => reverse.translate(text);
+  }
+  const requests = pseudoRequests(docs, profiles, { ...DEFAULT_PSEUDO, seed, translate, toChinese });
   await probe.dispose();
   log(`${requests.length} pseudo-requests (${requests.filter((r) => r.targets.length > 1).length} multi-skill)`);
   return { lists: { dense: await collect('dense', requests), lexical: await collect('lexical', requests) }, requestCount: requests.length };

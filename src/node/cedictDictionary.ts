@@ -97,6 +97,11 @@ export class CedictDictionary implements BilingualDictionary {
   glosses(word: string): readonly string[] | undefined {
     return this.entries.get(word);
   }
+
+  /** Every simplified headword with its senses (for the reverse bridge that writes training requests). */
+  headwords(): IterableIterator<[string, readonly string[]]> {
+    return this.entries.entries();
+  }
 }
 
 let shared: CedictDictionary | undefined;

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
 import { modelScores, orderBy, shippedReranker, type ListReranker, type RerankerModel } from '../../src/core/route/rerank';
 import { isHardConflict, type ListFeatures } from '../../src/core/route/rerankFeatures';
-import { fitSetThresholds, gradeList, prng, pseudoRequests, trainListNet, trainRegime, type TrainingList } from '../../src/core/route/rerankTraining';
+import { fitSetThresholds, gradeList, prng, pseudoRequests, trainListNet, trainRegime, withoutCandidates, type TrainingList } from '../../src/core/route/rerankTraining';
 import { createSkillService } from '../../src/core/route/skillService';
 import { analyze } from '../../src/core/text/analyze';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
@@ -81,6 +81,73 @@ describe('reranker training', () => {
     }
     const rustGo = requests.some((r) => r.targets.includes('a/rust-http') && r.targets.includes('a/go-http'));
     assert.ok(!rustGo, 'two stacks are never one request');
+  });
+
+  it('writes Chinese requests for the English original of a translated skill, the translation hidden', async () => {
+    const files = library();
+    files.set('zh/pdf-extract/SKILL.md', skill('pdf-extract', '从 PDF 文件和扫描发票中提取文字和表格，保留表格结构。用户有 PDF 要读取时使用。'));
+    files.set('zh/sourdough-zh/SKILL.md', skill('sourdough-zh', '规划酸面包烘焙：酵头、含水量和发酵时间。'));
+    let recorded: ListFeatures | null = null;
+    const recorder: ListReranker = {
+      id: 'recorder',
+      async score(request, features) {
+        recorded = features;
+        return request.head.map((c) => c.fused);
+      },
+    };
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder(), reranker: recorder });
+    await svc.index();
+    const docs = svc.skills();
+    const profiles = new SkillProfiles(docs, (t) => analyze(t));
+    const requests = pseudoRequests(docs, profiles, { seed: 3, singleRate: 0, pairs: 0, triples: 0, twinRate: 1 });
+    // Only the skill with an English copy gets one (a folder name alone in Chinese has none).
+    assert.equal(requests.length, 1);
+    const [r] = requests;
+    assert.match(r.query, /[\u4e00-\u9fff]/u);
+    assert.deepEqual(r.targets.sort(), ['a/pdf-extract', 'b/pdf-extract']);
+    assert.deepEqual(r.hidden, ['zh/pdf-extract']);
+    assert.deepEqual(pseudoRequests(docs, profiles, { seed: 3, singleRate: 0, pairs: 0, triples: 0, twinRate: 0 }), []);
+
+    await svc.route('PDF 文件 提取 表格', { k: 20, passages: false, select: false });
+    const full = recorded as ListFeatures | null;
+    assert.ok(full && full.ids.includes('zh/pdf-extract'));
+    const kept = withoutCandidates(full, r.hidden!);
+    const at = full.ids.indexOf('zh/pdf-extract');
+    assert.equal(kept.ids.length, full.ids.length - 1);
+    assert.ok(!kept.ids.includes('zh/pdf-extract'));
+    for (const [i, id] of kept.ids.entries()) {
+      const j = full.ids.indexOf(id);
+      assert.equal(kept.point[i], full.point[j]);
+      assert.equal(kept.covers[i], full.covers[j]);
+      assert.equal(kept.facets[i], full.facets[j]);
+      assert.equal(kept.pairs[i].length, kept.ids.length);
+      for (const [k, other] of kept.ids.entries()) if (k !== i) assert.equal(kept.pairs[i][k], full.pairs[j][full.ids.indexOf(other)]);
+    }
+    assert.ok(at >= 0);
+    assert.equal(withoutCandidates(full, ['nobody']), full);
+  });
+
+  it('writes Chinese requests for English skills through a reverse bridge, single and multi-skill', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: null });
+    await svc.index();
+    const docs = svc.skills();
+    const profiles = new SkillProfiles(docs, (t) => analyze(t));
+    const seen: string[] = [];
+    const toChinese = (text: string) => {
+      seen.push(text);
+      return `中文请求${text.length}`;
+    };
+    const plain = pseudoRequests(docs, profiles, { seed: 5, singleRate: 0, pairs: 4, triples: 0 });
+    assert.ok(plain.every((r) => !/[\u4e00-\u9fff]/u.test(r.query)));
+    const requests = pseudoRequests(docs, profiles, { seed: 5, singleRate: 0, pairs: 4, triples: 0, toChinese, reverseRate: 1 });
+    const singles = requests.filter((r) => r.targets.length === 1);
+    assert.ok(singles.length >= docs.length - 2, `${singles.length} of ${docs.length} skills`);
+    for (const r of singles) assert.match(r.query, /中文请求\d+/u);
+    const multi = requests.filter((r) => r.targets.length > 1);
+    assert.ok(multi.length > 0 && multi.every((r) => (r.query.match(/中文请求/gu) ?? []).length === r.targets.length));
+    assert.ok(seen.length >= singles.length + 2 * multi.length);
+    // A text the bridge cannot render gives no request rather than an English one.
+    assert.deepEqual(pseudoRequests(docs, profiles, { seed: 5, singleRate: 0, pairs: 0, triples: 0, toChinese: () => null, reverseRate: 1 }), []);
   });
 
   it('grades required 3, SKIP partners 1, others 0', () => {

@@ -14,6 +14,7 @@ import { judgePair, termCosine, type SkillProfile, type SkillProfiles } from '..
 import { facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
 import type { SkipReason } from '../analysis/types';
 import type { SkillDoc } from '../service';
+import { hasCjk } from '../text/analyze';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';
 
 /** One first-stage candidate as the reranker sees it. */
@@ -112,6 +113,8 @@ export const POINT_FEATURES = [
   'facetAgree',
   'facetClash',
   'bodyLength',
+  'chineseRequestEnglishSkill',
+  'englishRequestChineseSkill',
 ] as const;
 
 export const CONTEXT_FEATURES = [
@@ -165,6 +168,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
   const qIndex = new Map(distinct.map((t, i) => [t, i]));
   const request = profiles.ofText(req.bridgedQuery ? `${req.query}\n${req.bridgedQuery}` : req.query);
   const lowerQuery = req.query.toLowerCase();
+  const requestZh = hasCjk(req.query);
   let maxDense = -Infinity;
   let maxFused = -Infinity;
   for (const c of head) {
@@ -221,6 +225,11 @@ export function listFeatures(req: RerankRequest): ListFeatures {
       agree,
       clash,
       Math.log1p(doc.body.length) / 10,
+      // Coverage counts a Chinese skill's own words and its bridge terms, an English skill's only
+      // the bridged ones (and the reverse for an English request): with these the model can offset
+      // that in each direction.
+      requestZh && doc.lang !== 'zh' ? 1 : 0,
+      !requestZh && doc.lang === 'zh' ? 1 : 0,
     ]);
   });
 

@@ -38,6 +38,8 @@ export interface PseudoRequest {
   query: string;
   /** Skills the request was written from. */
   targets: string[];
+  /** Skills left out of the recorded candidates: the copy in the request's language that a cross-language request was written from. */
+  hidden?: string[];
 }
 
 export interface PseudoOptions {
@@ -54,9 +56,22 @@ export interface PseudoOptions {
    */
   translate?: (text: string) => string | null;
   crossRate?: number;
+  /**
+   * Share of Chinese skills with an English copy in the library (the same folder name in another
+   * collection: a translated skill) that give a Chinese request for the English copy, the Chinese
+   * one hidden: the model sees Chinese requests whose skill is written in English, next to
+   * Chinese skills for neighbouring jobs.
+   */
+  twinRate?: number;
+  /**
+   * Renders English text in Chinese words (`ReverseBridge`). When given, a `reverseRate` share of
+   * English skills, and of multi-skill requests on English skills, also get a Chinese request.
+   */
+  toChinese?: (text: string) => string | null;
+  reverseRate?: number;
 }
 
-export const DEFAULT_PSEUDO: PseudoOptions = { seed: 7, singleRate: 0.4, pairs: 400, triples: 120, crossRate: 0.4 };
+export const DEFAULT_PSEUDO: PseudoOptions = { seed: 7, singleRate: 0.4, pairs: 400, triples: 120, crossRate: 0.4, twinRate: 0.5, reverseRate: 0.2 };
 
 const OPENERS = {
   en: ['', '', 'I need to ', 'Can you help me ', 'Please ', 'How do I ', 'We want to ', 'Help me ', 'Quick one: ', 'Looking for a way to '],
@@ -194,6 +209,27 @@ export function pseudoRequests(docs: readonly SkillDoc[], profiles: SkillProfile
       if (english && english.split(' ').length >= 3) out.push({ query: compose(rand, [english], false, noiseOf(rand, docs, false)), targets: [doc.id] });
     }
   }
+  if (opts.toChinese) {
+    for (const doc of docs) {
+      if (doc.lang !== 'en' || rand() >= (opts.reverseRate ?? 0)) continue;
+      const text = fragmentOf(rand, doc);
+      const chinese = text && opts.toChinese(text);
+      if (chinese) out.push({ query: compose(rand, [chinese], true, noiseOf(rand, docs, true)), targets: [doc.id] });
+    }
+  }
+  if (opts.twinRate) {
+    const folder = (id: string) => id.slice(id.lastIndexOf('/') + 1);
+    const english = new Map<string, string[]>();
+    for (const doc of docs) if (doc.lang === 'en') english.set(folder(doc.id), [...(english.get(folder(doc.id)) ?? []), doc.id]);
+    const chinese = new Map<string, string[]>();
+    for (const doc of docs) if (doc.lang === 'zh') chinese.set(folder(doc.id), [...(chinese.get(folder(doc.id)) ?? []), doc.id]);
+    for (const doc of docs) {
+      const twins = doc.lang === 'zh' ? english.get(folder(doc.id)) : undefined;
+      if (!twins || rand() >= opts.twinRate) continue;
+      const text = fragmentOf(rand, doc);
+      if (text) out.push({ query: compose(rand, [text], true, noiseOf(rand, docs, true)), targets: twins, hidden: chinese.get(folder(doc.id)) });
+    }
+  }
   const byId = new Map(docs.map((d) => [d.id, d]));
   const all = [...profiles.all()].filter((p) => byId.has(p.id));
   const partnersOf = (chosen: SkillProfile[]): SkillProfile[] => {
@@ -227,9 +263,17 @@ export function pseudoRequests(docs: readonly SkillDoc[], profiles: SkillProfile
         chosen.push(pick(rand, partners));
       }
       if (chosen.length < size) continue;
-      const parts = chosen.map((p) => fragmentOf(rand, byId.get(p.id)!));
+      let parts = chosen.map((p) => fragmentOf(rand, byId.get(p.id)!));
       if (parts.some((p) => p === null)) continue;
-      out.push({ query: compose(rand, parts as string[], anchor.lang === 'zh', noiseOf(rand, docs, anchor.lang === 'zh')), targets: chosen.map((p) => p.id) });
+      let zh = anchor.lang === 'zh';
+      if (!zh && opts.toChinese && rand() < (opts.reverseRate ?? 0)) {
+        const chinese = parts.map((p) => opts.toChinese!(p!));
+        if (chinese.every((p) => p !== null)) {
+          parts = chinese;
+          zh = true;
+        }
+      }
+      out.push({ query: compose(rand, parts as string[], zh, noiseOf(rand, docs, zh)), targets: chosen.map((p) => p.id) });
       n++;
     }
   };
@@ -245,6 +289,20 @@ export interface TrainingList {
   grades: number[];
   /** Number of skills the request was written from. */
   size: number;
+}
+
+/** The features of a list without the candidates `hidden` (every per-candidate array filtered alike). */
+export function withoutCandidates(lf: ListFeatures, hidden: readonly string[]): ListFeatures {
+  const keep = lf.ids.map((id, i) => (hidden.includes(id) ? -1 : i)).filter((i) => i >= 0);
+  if (keep.length === lf.ids.length) return lf;
+  return {
+    ...lf,
+    ids: keep.map((i) => lf.ids[i]),
+    point: keep.map((i) => lf.point[i]),
+    pairs: keep.map((i) => keep.map((j) => lf.pairs[i][j])),
+    covers: keep.map((i) => lf.covers[i]),
+    facets: keep.map((i) => lf.facets[i]),
+  };
 }
 
 /** Graded targets of a list: 3 for a target, 1 for a SKIP partner of a target, 0 otherwise. */
