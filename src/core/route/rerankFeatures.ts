@@ -34,7 +34,7 @@ export interface SkillFields {
   name: Set<string>;
   description: Set<string>;
   headings: Set<string>;
-  body: Set<string>;
+  readonly body: Set<string>;
   passages: Set<string>[];
   /** English senses of a Chinese skill's name, description and headings (the bridge); empty otherwise. */
   bridge: Set<string>;
@@ -58,12 +58,17 @@ export class FieldCache {
     const hit = this.byId.get(doc.id);
     if (hit && hit.hash === doc.hash) return hit;
     const a = (text: string) => new Set(this.analyzer(text));
+    let body: Set<string> | undefined;
     const fields: SkillFields = {
       hash: doc.hash,
       name: a(doc.name.replace(/[-_]/g, ' ')),
       description: a(doc.description),
       headings: a(headings(doc.body).join('\n')),
-      body: a(cleanMarkdown(doc.body.slice(0, BODY_CHARS))),
+      // The whole body only when a feature reads it (picking a passage to show does not).
+      get body() {
+        body ??= a(cleanMarkdown(doc.body.slice(0, BODY_CHARS)));
+        return body;
+      },
       passages: passages.slice(0, PASSAGES).map((p) => a(`${p.heading} ${p.text}`)),
       bridge: new Set(this.bridge?.(doc) ?? []),
     };

@@ -39,7 +39,7 @@ import { SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, orderBy, type ListReranker } from './rerank';
-import { FieldCache, listFeatures, type ListFeatures, type RerankRequest } from './rerankFeatures';
+import { FieldCache, listFeatures, type ListFeatures, type RerankRequest, type SkillFields } from './rerankFeatures';
 import { DEFAULT_SET, selectSet, type SetOptions, type SetSelection } from './setSelection';
 import { candidatePairs, DEFAULT_CONFLICT, findConflicts, judgeSet, SkillProfiles, type ConflictOptions, type SetJudgement } from '../analysis/conflicts';
 import { DEFAULT_DUPLICATES, findNearDuplicates, type DuplicateOptions } from '../analysis/duplicates';
@@ -731,7 +731,7 @@ class Engine implements LiveSkillService {
           rerank: c.rerank,
           final: c.rerank ?? c.fused,
         },
-        passage: opts.passages === false ? null : bestPassage(entry, queryTerms, denseRow.get(c.id), seg),
+        passage: opts.passages === false ? null : bestPassage(entry, this.fieldCache.get(entry.doc, entry.passages), queryTerms, denseRow.get(c.id), seg),
       };
     });
     timings.totalMs = performance.now() - t0;
@@ -793,18 +793,20 @@ function topN(scores: Map<string, number>, n: number): Map<string, number> {
 }
 
 /** The passage that best explains the match: most query terms, the dense winner as tie-break. */
-function bestPassage(entry: Entry, queryTerms: Set<string>, denseRow: number | undefined, seg?: Segmenter): MatchedPassage | null {
+function bestPassage(entry: Entry, fields: SkillFields, queryTerms: Set<string>, denseRow: number | undefined, seg?: Segmenter): MatchedPassage | null {
   const { doc, passages } = entry;
   let best: { field: MatchedPassage['field']; text: string; heading?: string; line?: number; score: number } | undefined;
-  const consider = (field: MatchedPassage['field'], text: string, heading: string | undefined, line: number | undefined, bonus: number) => {
+  // Terms come analysed from the reranker's field cache (heading and text of each passage), so a
+  // skill's passages are analysed once, not once per request.
+  const consider = (field: MatchedPassage['field'], text: string, terms: ReadonlySet<string>, heading: string | undefined, line: number | undefined, bonus: number) => {
     if (!text) return;
     let hits = 0;
-    for (const t of new Set(analyze(text, { segmenter: seg }))) if (queryTerms.has(t)) hits++;
+    for (const t of terms) if (queryTerms.has(t)) hits++;
     const score = hits + bonus;
     if (!best || score > best.score) best = { field, text, heading, line, score };
   };
-  consider('description', doc.description, undefined, doc.keyRanges.description?.start.line, denseRow === 0 ? 0.5 : 0);
-  passages.slice(0, MAX_PASSAGES_SCANNED).forEach((p, i) => consider('body', p.text, p.heading || undefined, doc.bodyStartLine + p.line, denseRow === i + 1 ? 0.5 : 0));
+  consider('description', doc.description, fields.description, undefined, doc.keyRanges.description?.start.line, denseRow === 0 ? 0.5 : 0);
+  passages.slice(0, Math.min(MAX_PASSAGES_SCANNED, fields.passages.length)).forEach((p, i) => consider('body', p.text, fields.passages[i], p.heading || undefined, doc.bodyStartLine + p.line, denseRow === i + 1 ? 0.5 : 0));
   if (!best) return null;
   const { score: _score, ...chosen } = best;
   return { ...chosen, matchedTerms: matchedWords(chosen.text, queryTerms, seg) };
