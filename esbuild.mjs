@@ -27,6 +27,8 @@ const entries = {
   'dist/buildModels.js': 'src/node/buildModels.ts',
   'dist/server.js': 'src/server/main.ts',
   'dist/extension.js': 'src/client/extension.ts',
+  // The embedding model's worker thread, started by the server and the CLI (src/node/workerEmbedder.ts).
+  'dist/embedWorker.js': 'src/node/embedWorker.ts',
 };
 
 function listTests(dir) {
@@ -70,6 +72,10 @@ if (tests.length) {
     outbase: '.',
     external: [...external, 'mocha', 'playwright-core'],
   }));
+}
+// Compiled tests (out/test/<suite>/) and benches (out/bench/) find their worker at out/.
+if (tests.length || process.argv.includes('--bench')) {
+  builds.push(esbuild.build({ ...common, entryPoints: ['src/node/embedWorker.ts'], outfile: 'out/embedWorker.js' }));
 }
 if (process.argv.includes('--bench')) {
   const benches = readdirSync('bench').filter((f) => f.endsWith('.ts')).map((f) => join('bench', f));

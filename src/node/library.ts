@@ -27,6 +27,7 @@ import { JsonlWorkspace } from './jsonlWorkspace';
 import { OnnxCrossEncoder } from './onnxCrossEncoder';
 import { OnnxEmbedder } from './onnxEmbedder';
 import { FileVectorCache } from './vectorCache';
+import { EMBED_WORKER_FILE, embedWorkerFile, WorkerEmbedder } from './workerEmbedder';
 
 export type Device = 'cpu' | 'cuda' | 'dml' | 'coreml';
 
@@ -43,6 +44,12 @@ export interface OpenLibraryOptions {
   cacheDir?: string;
   device?: Device;
   threads?: number;
+  /**
+   * Run the embedding model on this thread instead of a worker thread (default false). In a
+   * worker, embedding leaves the event loop free: a cold index analyses skills meanwhile, and the
+   * language server keeps answering.
+   */
+  embedInThread?: boolean;
   profiles?: readonly ProfileId[];
   settings?: Partial<RoutingSettings>;
   /** Turns the Chinese-English bridge (CC-CEDICT) off. */
@@ -111,7 +118,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillSe
   if (modelDir) {
     opts.progress?.('load model', 0, 1);
     try {
-      embedder = await OnnxEmbedder.load(modelDir, { device: opts.device, threads: opts.threads, logger: log });
+      embedder = await loadEmbedder(modelDir, opts, log);
     } catch (err) {
       embedderError = `semantic routing is off: ${(err as Error).message}`;
       log.warn(embedderError);
@@ -156,6 +163,17 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillSe
     reranker: opts.reranker,
     logger: log,
   });
+}
+
+/** The embedder in a worker thread, or on this thread when asked or when the worker bundle is missing. */
+async function loadEmbedder(modelDir: string, opts: OpenLibraryOptions, log: Logger): Promise<Embedder> {
+  const options = { device: opts.device, threads: opts.threads, logger: log };
+  if (opts.embedInThread) return OnnxEmbedder.load(modelDir, options);
+  if (!embedWorkerFile()) {
+    log.warn(`${EMBED_WORKER_FILE} is missing next to the bundles; embedding on the main thread`);
+    return OnnxEmbedder.load(modelDir, options);
+  }
+  return WorkerEmbedder.load(modelDir, options);
 }
 
 /**

@@ -15,9 +15,12 @@ import * as ort from 'onnxruntime-node';
 import { SILENT_LOGGER, type Logger } from '../core/types';
 import type { ModelManifest } from './modelManifest';
 
-/** A model folder could not be used. `file` is the path at fault, `fix` what the user should do. */
+/**
+ * A model folder could not be used. `file` is the path at fault, `fix` what the user should do;
+ * `problem` is kept apart so the error can be rebuilt on the other side of a worker thread.
+ */
 export class ModelLoadError extends Error {
-  constructor(problem: string, readonly file: string, readonly fix: string) {
+  constructor(readonly problem: string, readonly file: string, readonly fix: string) {
     super(`${file}: ${problem} ${fix}`);
     this.name = 'ModelLoadError';
   }
