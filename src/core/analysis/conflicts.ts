@@ -204,19 +204,35 @@ export class SkillProfiles {
   private build(doc: SkillDoc, terms: string[]): SkillProfile {
     const slash = doc.id.lastIndexOf('/');
     const vectorOf = this.vectorOf;
-    const id = doc.id;
+    const { id, name, description } = doc;
+    // Facets, weights and name terms are made on first use, from inputs fixed for the life of
+    // this object: every edit of a listing rebuilds all profiles (the weights are library-wide),
+    // and the one-skill scan that follows reads them for a few close pairs only.
+    const profiles = this;
+    let facets: Facets | undefined;
+    let umbrella: boolean | undefined;
+    let weights: Map<string, number> | undefined;
+    let nameTerms: Set<string> | undefined;
     return {
-      id: doc.id,
-      name: doc.name,
-      folder: folderOf(doc.id).replace(/_/g, '-'),
-      collection: slash < 0 ? '' : doc.id.slice(0, doc.id.indexOf('/')),
-      description: doc.description,
-      lowerDescription: doc.description.toLowerCase(),
+      id,
+      name,
+      folder: folderOf(id).replace(/_/g, '-'),
+      collection: slash < 0 ? '' : id.slice(0, id.indexOf('/')),
+      description,
+      lowerDescription: description.toLowerCase(),
       lang: doc.lang,
-      facets: detectFacets(`${doc.name} ${doc.description}`, `${doc.name} ${folderOf(doc.id)}`),
-      umbrella: isUmbrella(`${doc.name} ${folderOf(doc.id)}`, doc.description),
-      terms: this.weigh(terms),
-      nameTerms: new Set(this.analyzer(doc.name.replace(/[-_]/g, ' '))),
+      get facets() {
+        return (facets ??= detectFacets(`${name} ${description}`, `${name} ${folderOf(id)}`));
+      },
+      get umbrella() {
+        return (umbrella ??= isUmbrella(`${name} ${folderOf(id)}`, description));
+      },
+      get terms() {
+        return (weights ??= profiles.weigh(terms));
+      },
+      get nameTerms() {
+        return (nameTerms ??= new Set(profiles.analyzer(name.replace(/[-_]/g, ' '))));
+      },
       // Looked up on use: a skill's vectors may arrive after its profile was built.
       get vector() {
         return vectorOf(id);
