@@ -36,7 +36,7 @@ class SnapshotCounts implements TermCounts {
   constructor(
     readonly lengths: number[],
     readonly ids: Uint32Array,
-    readonly tf: Uint32Array,
+    readonly tf: Uint8Array | Uint32Array,
     readonly table: readonly string[],
   ) {}
 
@@ -86,6 +86,14 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
       if (id >= terms.length) throw new Error('term id out of range');
       return terms[id];
     };
+    // The counts are copied out of the file's bytes, which are then let go: term ids into one
+    // block, frequencies (nearly all under 256, mostly zero) into a one-byte block. The four-byte
+    // layout on disk would keep three times the memory for as long as the library is open.
+    let pairs = 0;
+    for (const [, n] of entries) pairs += n;
+    const idBlock = new Uint32Array(pairs);
+    const tfBlock = new Uint8Array(pairs * F);
+    let atId = 0;
     let at = 0;
     const decoded: [string, SkillAnalysis][] = [];
     for (const [key, n, m, l] of entries) {
@@ -93,10 +101,15 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
       if (at + size > data.length) throw new Error('data shorter than the header says');
       const lengths = Array.from(data.subarray(at, at + F));
       at += F;
-      const ids = data.subarray(at, at + n);
+      const ids = idBlock.subarray(atId, atId + n);
+      ids.set(data.subarray(at, at + n));
       for (let i = 0; i < n; i++) if (ids[i] >= terms.length) throw new Error('term id out of range');
       at += n;
-      const tf = data.subarray(at, at + n * F);
+      const wide = data.subarray(at, at + n * F);
+      let tf: Uint8Array | Uint32Array = tfBlock.subarray(atId * F, (atId + n) * F);
+      if (wide.some((x) => x > 255)) tf = wide.slice();
+      else tf.set(wide);
+      atId += n;
       at += n * F;
       const feedback = new Array<string>(m);
       for (let i = 0; i < m; i++) feedback[i] = word(data[at + i]);

@@ -111,6 +111,25 @@ describe('FileAnalysisCache', () => {
     assert.deepEqual(warnings, []);
   });
 
+  it('keeps term frequencies over 255 exactly (they are held in one byte otherwise)', async () => {
+    const c = await FileAnalysisCache.open(dir, logger);
+    const long = analysis(['log'], [...Array.from({ length: 300 }, () => 'line'), ...Array.from({ length: 70_000 }, () => 'byte'), 'pdf']);
+    c.set('long', long);
+    c.set('short', analysis(['pdf'], ['tabl']));
+    await c.flush(new Set(['long', 'short']));
+    const d = await FileAnalysisCache.open(dir, logger);
+    assert.deepEqual(plain(d.get('long')), plain(long));
+    assert.deepEqual(plain(d.get('short')), plain(analysis(['pdf'], ['tabl'])));
+    // A batch of at least 64 builds the index's blocks, where such a term keeps its own array.
+    const others = Array.from({ length: 70 }, (_, i): [string, TermCounts] => [`s${i}`, analysis([`n${i}`], ['byte', 'line']).counts]);
+    const ix = new LexicalIndex();
+    ix.upsertManyCounts([...others, ['long', d.get('long')!.counts]]);
+    const fresh = new LexicalIndex();
+    for (const [k, counts] of [...others, ['long', long.counts] as [string, TermCounts]]) fresh.upsertCounts(k, counts);
+    const q = new Map([['byte', 1], ['line', 2]]);
+    assert.deepEqual([...ix.search(q)], [...fresh.search(q)]);
+  });
+
   for (const [what, damage] of [
     ['truncated', (f: string) => truncateSync(f, readFileSync(f).length - 4)],
     ['garbage', (f: string) => writeFileSync(f, 'not a snapshot')],

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { LexicalIndex } from '../../src/core/index/lexicalIndex';
+import { countTerms, LexicalIndex } from '../../src/core/index/lexicalIndex';
 
 const doc = (name: string[], description: string[], body: string[] = []) => ({ name, description, headings: [], body });
 const q = (...terms: string[]) => new Map(terms.map((t) => [t, 1]));
@@ -36,5 +36,31 @@ describe('LexicalIndex (BM25F)', () => {
     assert.ok(ix.search(q('renamed')).has('d5'));
     assert.ok(ix.search(q('n199')).has('d199'));
     assert.equal(ix.search(q('n10')).size, 0);
+  });
+});
+
+describe('LexicalIndex storage', () => {
+  const many = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i): [string, ReturnType<typeof countTerms>] => [
+      `d${from + i}`,
+      countTerms(doc([`n${(from + i) % 13}`], ['shared', `w${(from + i) % 7}`], Array.from({ length: (from + i) % 5 === 0 ? 400 : 3 }, () => `b${(from + i) % 3}`))),
+    ]);
+  const queries = [q('shared'), q('b0', 'w3'), q('n4', 'b1', 'b2')];
+  const results = (ix: LexicalIndex) => queries.map((x) => [...ix.search(x)]);
+
+  it('scores a batch (one block, frequencies over 255 included) exactly as one by one, in the same order', () => {
+    const batch = new LexicalIndex();
+    batch.upsertManyCounts(many(100));
+    const one = new LexicalIndex();
+    for (const [k, c] of many(100)) one.upsertCounts(k, c);
+    assert.deepEqual(results(batch), results(one));
+    // Edits after the batch append; removals past a quarter compact; a second batch rebuilds.
+    for (const ix of [batch, one]) {
+      for (const [k, c] of many(10, 95)) ix.upsertCounts(k, c);
+      for (let i = 0; i < 40; i++) ix.remove(`d${i * 2}`);
+      ix.upsertManyCounts(many(80, 200));
+    }
+    assert.deepEqual(results(batch), results(one));
+    assert.equal(batch.df('b0'), one.df('b0'));
   });
 });

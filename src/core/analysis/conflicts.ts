@@ -204,19 +204,35 @@ export class SkillProfiles {
   private build(doc: SkillDoc, terms: string[]): SkillProfile {
     const slash = doc.id.lastIndexOf('/');
     const vectorOf = this.vectorOf;
-    const id = doc.id;
+    const { id, name, description } = doc;
+    // Facets, weights and name terms are made on first use, from inputs fixed for the life of
+    // this object: every edit of a listing rebuilds all profiles (the weights are library-wide),
+    // and the one-skill scan that follows reads them for a few close pairs only.
+    const profiles = this;
+    let facets: Facets | undefined;
+    let umbrella: boolean | undefined;
+    let weights: Map<string, number> | undefined;
+    let nameTerms: Set<string> | undefined;
     return {
-      id: doc.id,
-      name: doc.name,
-      folder: folderOf(doc.id).replace(/_/g, '-'),
-      collection: slash < 0 ? '' : doc.id.slice(0, doc.id.indexOf('/')),
-      description: doc.description,
-      lowerDescription: doc.description.toLowerCase(),
+      id,
+      name,
+      folder: folderOf(id).replace(/_/g, '-'),
+      collection: slash < 0 ? '' : id.slice(0, id.indexOf('/')),
+      description,
+      lowerDescription: description.toLowerCase(),
       lang: doc.lang,
-      facets: detectFacets(`${doc.name} ${doc.description}`, `${doc.name} ${folderOf(doc.id)}`),
-      umbrella: isUmbrella(`${doc.name} ${folderOf(doc.id)}`, doc.description),
-      terms: this.weigh(terms),
-      nameTerms: new Set(this.analyzer(doc.name.replace(/[-_]/g, ' '))),
+      get facets() {
+        return (facets ??= detectFacets(`${name} ${description}`, `${name} ${folderOf(id)}`));
+      },
+      get umbrella() {
+        return (umbrella ??= isUmbrella(`${name} ${folderOf(id)}`, description));
+      },
+      get terms() {
+        return (weights ??= profiles.weigh(terms));
+      },
+      get nameTerms() {
+        return (nameTerms ??= new Set(profiles.analyzer(name.replace(/[-_]/g, ' '))));
+      },
       // Looked up on use: a skill's vectors may arrive after its profile was built.
       get vector() {
         return vectorOf(id);
@@ -315,6 +331,14 @@ function normName(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+/** `normName` of a profile's name, made once per profile (a pair scan compares thousands). */
+const nameKeys = new WeakMap<SkillProfile, string>();
+function nameKey(p: SkillProfile): string {
+  let key = nameKeys.get(p);
+  if (key === undefined) nameKeys.set(p, (key = normName(p.name)));
+  return key;
+}
+
 /** The verdict for a set: the first conflicting pair decides (most specific reason first). */
 export interface SetJudgement {
   reason: SkipReason | null;
@@ -385,41 +409,42 @@ export function findConflicts(
   candidates?: readonly (readonly [string, string])[],
 ): PairFinding[] {
   const all = [...profiles.all()];
-  // Vectors fetched once: the pair scan below is the hot loop of a library check.
-  const vectors = new Map(all.map((p) => [p.id, p.vector]));
-  const names = new Map(all.map((p) => [p.id, normName(p.name)]));
-  let pairs: (readonly [SkillProfile, SkillProfile])[];
+  // Vectors fetched once for a library-wide scan (its hot loop meets each skill many times); a
+  // scan for one skill meets each other skill once, and runs after every edit: no per-call maps.
+  const vectors = focus ? undefined : new Map(all.map((p) => [p.id, p.vector]));
+  const vectorOf = (p: SkillProfile) => (vectors ? vectors.get(p.id) : p.vector);
+  const out: PairFinding[] = [];
+  const consider = (a: SkillProfile, b: SkillProfile) => {
+    const x = a.id < b.id ? a : b;
+    const y = a.id < b.id ? b : a;
+    const copy = x.folder === y.folder || nameKey(x) === nameKey(y);
+    const vx = vectorOf(x);
+    const vy = vectorOf(y);
+    const similarity = vx && vy ? vectorCosine(vx, vy) : termCosine(x.terms, y.terms);
+    if (!copy && similarity < (vx && vy ? opts.denseReport : opts.lexicalReport)) return;
+    if (skip.has(`${x.id}\n${y.id}`)) return;
+    const j = judgePair(x, y, opts);
+    if (!j.reason || !REPORTED.has(j.reason) || j.crossReference) return;
+    out.push({
+      kind: 'conflict',
+      a: x.id,
+      b: y.id,
+      similarity: Math.max(0, Math.min(1, j.similarity)),
+      reason: j.reason,
+      exampleRequest: exampleRequest(x, y, profiles, j.family),
+      explanation: `${j.evidence}. ${ADVICE[j.reason]}`,
+    });
+  };
   if (candidates && !focus) {
-    pairs = candidates.flatMap(([a, b]) => {
+    for (const [a, b] of candidates) {
       const x = profiles.get(a);
       const y = profiles.get(b);
-      return x && y ? [[x, y] as const] : [];
-    });
+      if (x && y) consider(x, y);
+    }
   } else {
-    const list = focus ? all.filter((p) => p.id === focus) : all;
-    pairs = list.flatMap((a) => all.filter((b) => b.id !== a.id && (focus || b.id > a.id)).map((b) => [a, b] as const));
-  }
-  const out: PairFinding[] = [];
-  for (const [a, b] of pairs) {
-    {
-      const [x, y] = a.id < b.id ? [a, b] : [b, a];
-      const copy = x.folder === y.folder || names.get(x.id) === names.get(y.id);
-      const vx = vectors.get(x.id);
-      const vy = vectors.get(y.id);
-      const similarity = vx && vy ? vectorCosine(vx, vy) : termCosine(x.terms, y.terms);
-      if (!copy && similarity < (vx && vy ? opts.denseReport : opts.lexicalReport)) continue;
-      if (skip.has(`${x.id}\n${y.id}`)) continue;
-      const j = judgePair(x, y, opts);
-      if (!j.reason || !REPORTED.has(j.reason) || j.crossReference) continue;
-      out.push({
-        kind: 'conflict',
-        a: x.id,
-        b: y.id,
-        similarity: Math.max(0, Math.min(1, j.similarity)),
-        reason: j.reason,
-        exampleRequest: exampleRequest(x, y, profiles, j.family),
-        explanation: `${j.evidence}. ${ADVICE[j.reason]}`,
-      });
+    for (const a of all) {
+      if (focus && a.id !== focus) continue;
+      for (const b of all) if (b.id !== a.id && (focus || b.id > a.id)) consider(a, b);
     }
   }
   return out;

@@ -72,30 +72,42 @@ export const DEFAULT_BM25: Bm25Params = {
   b: [0.3, 0.5, 0.5, 1, 0.5, 1],
 };
 
-interface Posting {
-  /** Typed views into one block when built in a batch; arrays once a single upsert extends them. */
-  docs: number[] | Uint32Array;
+/** Entries appended to a term's postings since the blocks were last built. */
+interface Tail {
+  docs: number[];
   /** F term frequencies per entry of `docs`. */
-  tf: number[] | Uint32Array;
+  tf: number[];
 }
 
-/** A posting that single upserts can push to. */
-function growable(p: Posting): { docs: number[]; tf: number[] } {
-  if (!Array.isArray(p.docs)) p.docs = Array.from(p.docs);
-  if (!Array.isArray(p.tf)) p.tf = Array.from(p.tf);
-  return p as { docs: number[]; tf: number[] };
-}
+/** Frequencies up to this fit the one-byte block; a term with a larger one gets its own array. */
+const NARROW_MAX = 255;
+/** Appended entries below this never trigger a rebuild of the blocks (an edit appends a few hundred). */
+const TAIL_FOLD_MIN = 65_536;
+/** Batches from this size rebuild the blocks; smaller ones append (an edit is a batch of one). */
+const BATCH_REBUILD_MIN = 64;
 
-/** A zero-filled array of `n` small integers; past V8's pre-sizing limit it grows by push instead. */
-function sized(n: number): number[] {
-  if (n <= 50_000) return new Array<number>(n).fill(0);
-  const a: number[] = [];
-  for (let i = 0; i < n; i++) a.push(0);
-  return a;
-}
-
+/**
+ * The postings live in a few flat typed arrays rather than one pair of arrays per term: a library
+ * of a few thousand skills has over a million (term, skill) entries, and per-term objects and
+ * four-byte frequencies (mostly zero) would hold several times the memory.
+ */
 export class LexicalIndex {
-  private readonly postings = new Map<string, Posting>();
+  /** Term → id; the postings of a term are found by its id. */
+  private termIds = new Map<string, number>();
+  /**
+   * Postings as of the last build (a batch or a compaction): term id `t < blockTerms` has the
+   * entries `blockFrom[t]` to `blockFrom[t + 1]` of `blockDocs`, with F frequencies each in
+   * `blockTf` (at `i * F`), or in `wideTf.get(t)` (at `(i - blockFrom[t]) * F`) for a term with
+   * a frequency over NARROW_MAX.
+   */
+  private blockTerms = 0;
+  private blockFrom = new Uint32Array(1);
+  private blockDocs = new Uint32Array(0);
+  private blockTf = new Uint8Array(0);
+  private wideTf = new Map<number, Uint32Array>();
+  /** Entries added one by one since the last build, by term id; they follow the block's. */
+  private readonly tails = new Map<number, Tail>();
+  private tailEntries = 0;
   private readonly lengths: number[][] = FIELDS.map(() => []);
   private readonly totals = new Array<number>(F).fill(0);
   private readonly alive: boolean[] = [];
@@ -123,95 +135,129 @@ export class LexicalIndex {
     const slot = this.addSlot(key, counts.lengths);
     const { terms, tf } = counts;
     for (let i = 0; i < terms.length; i++) {
-      const found = this.postings.get(terms[i]);
-      const p = found ? growable(found) : { docs: [] as number[], tf: [] as number[] };
-      if (!found) this.postings.set(terms[i], p);
-      p.docs.push(slot);
-      for (let f = i * F; f < i * F + F; f++) p.tf.push(tf[f]);
+      const id = this.idOf(terms[i]);
+      let tail = this.tails.get(id);
+      if (!tail) this.tails.set(id, (tail = { docs: [], tf: [] }));
+      tail.docs.push(slot);
+      for (let f = i * F; f < i * F + F; f++) tail.tf.push(tf[f]);
     }
+    this.tailEntries += terms.length;
+    // Folding the tails in once they outgrow the blocks keeps building one by one linear overall.
+    if (this.tailEntries > Math.max(TAIL_FOLD_MIN, this.blockDocs.length)) this.rebuild([]);
   }
 
   /**
-   * `upsertCounts` for many documents at once (a library opened from a snapshot): each posting
-   * list grows once to its final size instead of push by push. Same index as one by one.
+   * `upsertCounts` for many documents at once (a library opened from a snapshot): the postings
+   * are rebuilt once, at their final size. Same index as one by one.
    */
   upsertManyCounts(batch: readonly (readonly [string, TermCounts])[]): void {
-    if (new Set(batch.map(([key]) => key)).size !== batch.length) {
+    if (batch.length < BATCH_REBUILD_MIN || new Set(batch.map(([key]) => key)).size !== batch.length) {
       for (const [key, counts] of batch) this.upsertCounts(key, counts); // the last one wins
       return;
     }
     for (const [key] of batch) this.remove(key);
     this.dfCache.clear();
-    const table = batch[0]?.[1].table;
-    if (table && batch.every(([, c]) => c.table === table && c.ids)) {
-      this.upsertManyIds(batch, table);
-      return;
-    }
-    const grow = new Map<string, number>();
-    for (const [, { terms }] of batch) for (const t of terms) grow.set(t, (grow.get(t) ?? 0) + 1);
-    const fill = new Map<string, { p: Posting; at: number }>();
-    for (const [t, n] of grow) {
-      const old = this.postings.get(t);
-      const at = old ? old.docs.length : 0;
-      const p = { docs: sized(at + n), tf: sized((at + n) * F) };
-      if (old) {
-        for (let i = 0; i < at; i++) p.docs[i] = old.docs[i];
-        for (let i = 0; i < at * F; i++) p.tf[i] = old.tf[i];
-      }
-      this.postings.set(t, p);
-      fill.set(t, { p, at });
-    }
-    for (const [key, counts] of batch) {
-      const slot = this.addSlot(key, counts.lengths);
-      const { terms, tf } = counts;
-      for (let i = 0; i < terms.length; i++) {
-        const w = fill.get(terms[i])!;
-        w.p.docs[w.at] = slot;
-        for (let f = 0; f < F; f++) w.p.tf[w.at * F + f] = tf[i * F + f];
-        w.at++;
-      }
-    }
+    this.rebuild(batch);
   }
 
-  /** `upsertManyCounts` for counts that share one term table: postings found once per term. */
-  private upsertManyIds(batch: readonly (readonly [string, TermCounts])[], table: readonly string[]): void {
-    const grow = new Uint32Array(table.length);
-    for (const [, { ids }] of batch) for (let i = 0; i < ids!.length; i++) grow[ids![i]]++;
-    // Every touched posting becomes a slice of two shared blocks (old entries copied first), so
-    // filling them writes two arrays instead of allocating and growing one pair per term.
-    const start = new Uint32Array(table.length + 1);
-    const old: (Posting | undefined)[] = new Array(table.length);
-    for (let id = 0; id < table.length; id++) {
-      const had = grow[id] ? this.postings.get(table[id]) : undefined;
-      old[id] = had;
-      start[id + 1] = start[id] + grow[id] + (had ? had.docs.length : 0);
+  private idOf(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) this.termIds.set(term, (id = this.termIds.size));
+    return id;
+  }
+
+  /** The term ids of counts; a table shared by many counts is looked up once per table entry. */
+  private idsOf(counts: TermCounts, tables: Map<readonly string[], Int32Array>): Uint32Array {
+    const { ids, table } = counts;
+    if (!ids || !table) return Uint32Array.from(counts.terms, (t) => this.idOf(t));
+    let mine = tables.get(table);
+    if (!mine) tables.set(table, (mine = new Int32Array(table.length).fill(-1)));
+    const out = new Uint32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const x = ids[i];
+      if (mine[x] < 0) mine[x] = this.idOf(table[x]);
+      out[i] = mine[x];
     }
-    const docs = new Uint32Array(start[table.length]);
-    const tfs = new Uint32Array(start[table.length] * F);
-    const at = new Uint32Array(table.length);
-    for (let id = 0; id < table.length; id++) {
-      if (!grow[id]) continue;
-      let w = start[id];
-      const had = old[id];
-      if (had) {
-        for (let i = 0; i < had.docs.length; i++, w++) {
-          docs[w] = had.docs[i];
-          for (let f = 0; f < F; f++) tfs[w * F + f] = had.tf[i * F + f];
+    return out;
+  }
+
+  /**
+   * Writes every posting into fresh blocks: per term its block entries, then its tail, then the
+   * entries of `batch` in order (the order appending one by one gives). With `remap`, slots map
+   * to new slots and those mapped to -1 are dropped, with the terms left without entries.
+   */
+  private rebuild(batch: readonly (readonly [string, TermCounts])[], remap?: Int32Array): void {
+    const tables = new Map<readonly string[], Int32Array>();
+    const batchIds = batch.map(([, counts]) => this.idsOf(counts, tables));
+    const T = this.termIds.size;
+    const count = new Uint32Array(T);
+    const wide = new Uint8Array(T);
+    const keep = (slot: number) => !remap || remap[slot] >= 0;
+    for (let t = 0; t < this.blockTerms; t++) {
+      for (let i = this.blockFrom[t]; i < this.blockFrom[t + 1]; i++) if (keep(this.blockDocs[i])) count[t]++;
+      if (this.wideTf.has(t)) wide[t] = 1;
+    }
+    for (const [t, tail] of this.tails) {
+      for (let i = 0; i < tail.docs.length; i++) if (keep(tail.docs[i])) count[t]++;
+      if (tail.tf.some((x) => x > NARROW_MAX)) wide[t] = 1;
+    }
+    batch.forEach(([, { tf }], j) => {
+      const ids = batchIds[j];
+      for (let i = 0; i < ids.length; i++) {
+        count[ids[i]]++;
+        for (let f = i * F; f < i * F + F; f++) if (tf[f] > NARROW_MAX) wide[ids[i]] = 1;
+      }
+    });
+    // Terms left without entries lose their ids (only a compaction drops entries).
+    const newId = new Int32Array(T);
+    let kept = 0;
+    for (let t = 0; t < T; t++) newId[t] = count[t] ? kept++ : -1;
+    const from = new Uint32Array(kept + 1);
+    for (let t = 0; t < T; t++) if (newId[t] >= 0) from[newId[t] + 1] = count[t];
+    for (let t = 0; t < kept; t++) from[t + 1] += from[t];
+    const docs = new Uint32Array(from[kept]);
+    const tfs = new Uint8Array(from[kept] * F);
+    const wides = new Map<number, Uint32Array>();
+    const at = from.slice(0, kept);
+    const put = (t: number, slot: number, tf: ArrayLike<number>, k: number) => {
+      const n = newId[t];
+      const w = at[n]++;
+      docs[w] = remap ? remap[slot] : slot;
+      const own = wide[t] ? wides.get(n) : undefined;
+      if (own) for (let f = 0, o = (w - from[n]) * F; f < F; f++) own[o + f] = tf[k + f];
+      else for (let f = 0, o = w * F; f < F; f++) tfs[o + f] = tf[k + f];
+    };
+    for (let t = 0; t < T; t++) {
+      const n = newId[t];
+      if (n < 0) continue;
+      if (wide[t]) wides.set(n, new Uint32Array(count[t] * F));
+      if (t < this.blockTerms) {
+        const own = this.wideTf.get(t);
+        const start = this.blockFrom[t];
+        for (let i = start; i < this.blockFrom[t + 1]; i++) {
+          if (keep(this.blockDocs[i])) put(t, this.blockDocs[i], own ?? this.blockTf, own ? (i - start) * F : i * F);
         }
       }
-      at[id] = w;
-      this.postings.set(table[id], { docs: docs.subarray(start[id], start[id + 1]), tf: tfs.subarray(start[id] * F, start[id + 1] * F) });
+      const tail = this.tails.get(t);
+      if (tail) for (let i = 0; i < tail.docs.length; i++) if (keep(tail.docs[i])) put(t, tail.docs[i], tail.tf, i * F);
     }
-    for (const [key, counts] of batch) {
+    batch.forEach(([key, counts], j) => {
       const slot = this.addSlot(key, counts.lengths);
-      const ids = counts.ids!;
-      const tf = counts.tf;
-      for (let i = 0; i < ids.length; i++) {
-        const w = at[ids[i]]++;
-        docs[w] = slot;
-        for (let f = 0; f < F; f++) tfs[w * F + f] = tf[i * F + f];
-      }
+      const ids = batchIds[j];
+      for (let i = 0; i < ids.length; i++) put(ids[i], slot, counts.tf, i * F);
+    });
+    if (kept < T) {
+      const ids = new Map<string, number>();
+      for (const [term, t] of this.termIds) if (newId[t] >= 0) ids.set(term, newId[t]);
+      this.termIds = ids;
     }
+    this.blockTerms = kept;
+    this.blockFrom = from;
+    this.blockDocs = docs;
+    this.blockTf = tfs;
+    this.wideTf = wides;
+    this.tails.clear();
+    this.tailEntries = 0;
   }
 
   private addSlot(key: string, lengths: readonly number[]): number {
@@ -240,10 +286,11 @@ export class LexicalIndex {
   df(term: string): number {
     const cached = this.dfCache.get(term);
     if (cached !== undefined) return cached;
-    const p = this.postings.get(term);
-    if (!p) return 0;
+    const t = this.termIds.get(term);
+    if (t === undefined) return 0;
     let n = 0;
-    for (const d of p.docs) if (this.alive[d]) n++;
+    if (t < this.blockTerms) for (let i = this.blockFrom[t]; i < this.blockFrom[t + 1]; i++) if (this.alive[this.blockDocs[i]]) n++;
+    for (const d of this.tails.get(t)?.docs ?? []) if (this.alive[d]) n++;
     // Bounded: requests with junk tokens must not grow it forever.
     if (this.dfCache.size > 100_000) this.dfCache.clear();
     this.dfCache.set(term, n);
@@ -269,23 +316,33 @@ export class LexicalIndex {
     if (!n) return new Map();
     const avg = this.totals.map((t) => Math.max(t / n, 1));
     const { k1, weights, b } = params;
-    for (const [term, qw] of queryWeights) {
-      const p = this.postings.get(term);
-      if (!p) continue;
-      const idf = this.idf(term);
-      if (idf <= 0) continue;
-      const skip = translated?.has(term) ? NATIVE_ONLY : -1;
-      for (let i = 0; i < p.docs.length; i++) {
-        const d = p.docs[i];
+    /** Adds the entries `from` to `to` of `docs`, whose frequencies start at `tf[tfAt]`. */
+    const add = (docs: ArrayLike<number>, tfs: ArrayLike<number>, from: number, to: number, tfAt: number, qw: number, idf: number, skip: number) => {
+      for (let i = from, k = tfAt; i < to; i++, k += F) {
+        const d = docs[i];
         if (!this.alive[d]) continue;
         let tf = 0;
         for (let f = 0; f < F; f++) {
-          const raw = p.tf[i * F + f];
+          const raw = tfs[k + f];
           // Settings written before a field existed give it no weight.
           if (raw && weights[f] && f !== skip) tf += (weights[f] * raw) / (1 - (b[f] ?? 0) + ((b[f] ?? 0) * this.lengths[f][d]) / avg[f]);
         }
         if (tf > 0) scores.set(d, (scores.get(d) ?? 0) + qw * idf * (tf / (k1 + tf)));
       }
+    };
+    for (const [term, qw] of queryWeights) {
+      const t = this.termIds.get(term);
+      if (t === undefined) continue;
+      const idf = this.idf(term);
+      if (idf <= 0) continue;
+      const skip = translated?.has(term) ? NATIVE_ONLY : -1;
+      if (t < this.blockTerms) {
+        const from = this.blockFrom[t];
+        const own = this.wideTf.get(t);
+        add(this.blockDocs, own ?? this.blockTf, from, this.blockFrom[t + 1], own ? 0 : from * F, qw, idf, skip);
+      }
+      const tail = this.tails.get(t);
+      if (tail) add(tail.docs, tail.tf, 0, tail.docs.length, 0, qw, idf, skip);
     }
     const out = new Map<string, number>();
     for (const [d, s] of scores) out.set(this.keyOf[d], s);
@@ -294,29 +351,20 @@ export class LexicalIndex {
 
   /** Drops removed documents from the postings. */
   private compact(): void {
-    const remap = new Map<number, number>();
+    const remap = new Int32Array(this.keyOf.length).fill(-1);
     const keys: string[] = [];
     this.keyOf.forEach((k, slot) => {
       if (this.alive[slot]) {
-        remap.set(slot, keys.length);
+        remap[slot] = keys.length;
         keys.push(k);
       }
     });
-    for (const [term, p] of this.postings) {
-      const docs: number[] = [];
-      const tf: number[] = [];
-      p.docs.forEach((d, i) => {
-        const to = remap.get(d);
-        if (to === undefined) return;
-        docs.push(to);
-        for (let f = 0; f < F; f++) tf.push(p.tf[i * F + f]);
-      });
-      if (docs.length) this.postings.set(term, { docs, tf });
-      else this.postings.delete(term);
-    }
+    this.rebuild([], remap);
     for (let f = 0; f < F; f++) {
       const next: number[] = [];
-      for (const [from, to] of remap) next[to] = this.lengths[f][from];
+      remap.forEach((to, from) => {
+        if (to >= 0) next[to] = this.lengths[f][from];
+      });
       this.lengths[f] = next;
     }
     this.keyOf.length = 0;

@@ -98,6 +98,12 @@ export class DenseStore {
   vectors(skill: string): Float32Array[] {
     return (this.rowsOf.get(skill) ?? []).map((id) => this.rows.get(id)!.vector);
   }
+
+  /** The first vector of one skill, `vectors(skill)[0]` without the array (pair scans ask for thousands). */
+  first(skill: string): Float32Array | undefined {
+    const ids = this.rowsOf.get(skill);
+    return ids?.length ? this.rows.get(ids[0])!.vector : undefined;
+  }
 }
 
 /** Exact cosine search; used below the size where an approximate index pays off. */

@@ -237,7 +237,7 @@ class Engine implements LiveSkillService {
       }
       return t;
     };
-    const vectorOf = (id: string) => this.dense?.vectors(id)[0];
+    const vectorOf = (id: string) => this.dense?.first(id);
     const profiles = this.skillProfiles();
     // A library-wide scan looks at each skill's nearest neighbours (and copies), not all pairs.
     const dense = this.dense;
@@ -281,7 +281,7 @@ class Engine implements LiveSkillService {
         next.set(text, terms);
         return terms;
       };
-      const profiles = new SkillProfiles(this.sorted, analyzer, (id) => this.dense?.vectors(id)[0]);
+      const profiles = new SkillProfiles(this.sorted, analyzer, (id) => this.dense?.first(id));
       building = false;
       this.profileTerms = next;
       this.fieldCache.prune(new Set(this.entries.keys()));
