@@ -177,4 +177,10 @@ export interface LiveSkillService extends SkillService {
   skill(id: string): SkillDoc | undefined;
   /** Writes vectors embedded by `updateFile` to the vector cache (`index` writes its own). */
   flushCache(): Promise<void>;
+  /**
+   * Loads now what the library's skills will need on their first edit and was left to load on
+   * first use (the Chinese segmenter and dictionary, when any skill is Chinese): an idle moment
+   * pays for it instead of a keystroke.
+   */
+  warmUp?(): void;
 }

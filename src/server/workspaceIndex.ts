@@ -304,6 +304,11 @@ export class WorkspaceIndex {
             `in ${stats.ms} ms; ${stats.model ? `model ${stats.model}` : stats.denseDisabled}`,
         );
         this.publishAll(lib, true);
+        // Next on the queue: what the first edit of a Chinese skill would otherwise load (~1 s).
+        const opened = service;
+        void lib.run(async () => {
+          if (lib.service === opened && !this.disposed) opened.warmUp?.();
+        }).catch(() => undefined);
       } catch (err) {
         await service?.dispose().catch(() => undefined);
         if (err instanceof CancelledError || token.isCancellationRequested) {

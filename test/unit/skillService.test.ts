@@ -25,6 +25,38 @@ class MemoryCache implements VectorCache {
 }
 
 describe('createSkillService', () => {
+  it('warmUp loads the segmenter and dictionary only for a library with Chinese skills', async () => {
+    const calls = { seg: 0, dict: 0 };
+    const init = (files: Map<string, string>) => ({
+      root: '/lib',
+      workspace: new MemoryWorkspace(files),
+      embedder: null,
+      segmenter: (run: string) => {
+        calls.seg++;
+        return [run];
+      },
+      dictionary: {
+        maxWordLength: 4,
+        glosses: () => {
+          calls.dict++;
+          return undefined;
+        },
+      },
+    });
+    const english = createSkillService(init(new Map([['a/pdf/SKILL.md', skill('pdf', 'Extract text from PDF files.')]])));
+    await english.index();
+    calls.seg = calls.dict = 0;
+    english.warmUp();
+    assert.deepEqual(calls, { seg: 0, dict: 0 });
+
+    const mixed = createSkillService(init(new Map([['a/pdf/SKILL.md', skill('pdf', 'Extract text from PDF files.')], ['b/zh/SKILL.md', skill('zh', '从 PDF 文件中提取文字。')]])));
+    await mixed.index();
+    calls.seg = calls.dict = 0;
+    mixed.warmUp();
+    assert.ok(calls.seg > 0, 'segmenter used');
+    assert.ok(calls.dict > 0, 'dictionary looked up');
+  });
+
   it('indexes, keeps bad files out with a reason, and routes with stage scores', async () => {
     const embedder = new FakeEmbedder();
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder });

@@ -443,6 +443,12 @@ class Engine implements LiveSkillService {
     return this.entries.get(doc.id)?.doc ?? null;
   }
 
+  warmUp(): void {
+    if (!this.sorted.some((d) => d.lang === 'zh')) return;
+    analyze('中文技能', { segmenter: this.init.segmenter });
+    this.text.translator?.words('中文技能');
+  }
+
   async flushCache(): Promise<void> {
     await this.flushAnalyses();
     const cache = this.init.cache;
