@@ -20,8 +20,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SkillProfiles } from '../src/core/analysis/conflicts';
-import { checkModel, modelScores, orderBy, softmax, type ListReranker, type RerankerModel } from '../src/core/route/rerank';
-import { CONTEXT_FEATURES, isHardConflict, POINT_FEATURES, type ListFeatures } from '../src/core/route/rerankFeatures';
+import { checkModel, modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
+import { CONTEXT_FEATURES, isHardConflict, POINT_FEATURES } from '../src/core/route/rerankFeatures';
 import {
   choosePrior,
   DEFAULT_PSEUDO,
@@ -33,6 +33,7 @@ import {
   trainRegime,
   type PseudoRequest,
   type TrainingList,
+  featureRecorder,
   withoutCandidates,
 } from '../src/core/route/rerankTraining';
 import { formatEvalTable } from '../src/cli/eval';
@@ -77,16 +78,9 @@ interface Labelled extends PseudoRequest {
 
 /** Routes every request once and records the rerank stage's features and graded targets. */
 async function collect(regime: Regime, requests: readonly Labelled[]): Promise<TrainingList[]> {
-  let recorded: ListFeatures | null = null;
-  const recorder: ListReranker = {
-    id: 'recorder',
-    async score(request, features) {
-      recorded = features;
-      return request.head.map((c) => c.fused);
-    },
-  };
+  const recorder = featureRecorder();
   const threads = values.threads ? Number(values.threads) : undefined;
-  const svc = await openLibrary({ root: values.library!, noModel: regime === 'lexical', reranker: recorder, threads });
+  const svc = await openLibrary({ root: values.library!, noModel: regime === 'lexical', reranker: recorder.reranker, threads });
   try {
     const stats = await svc.index();
     if (regime === 'dense' && !stats.model) throw new Error(`the dense regime needs the embedding model: ${stats.denseDisabled}`);
@@ -97,9 +91,9 @@ async function collect(regime: Regime, requests: readonly Labelled[]): Promise<T
       return !!j && isHardConflict(j.reason);
     };
     for (const [n, r] of requests.entries()) {
-      recorded = null;
       await svc.route(r.query, { k: 20, passages: false, select: false });
-      const features = recorded && r.hidden ? withoutCandidates(recorded, r.hidden) : (recorded as ListFeatures | null);
+      const taken = recorder.take();
+      const features = taken && r.hidden ? withoutCandidates(taken, r.hidden) : taken;
       if (features) {
         const grades = gradeList(features.ids, r.targets, (g, c) => (r.alsoOk?.includes(c) ?? false) || partner(g, c));
         lists.push({ features, grades, size: r.targets.length });

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
-import { modelScores, orderBy, shippedReranker, type ListReranker, type RerankerModel } from '../../src/core/route/rerank';
-import { isHardConflict, type ListFeatures } from '../../src/core/route/rerankFeatures';
-import { fitSetThresholds, gradeList, prng, pseudoRequests, trainListNet, trainRegime, withoutCandidates, type TrainingList } from '../../src/core/route/rerankTraining';
+import { modelScores, orderBy, shippedReranker, type RerankerModel } from '../../src/core/route/rerank';
+import { isHardConflict } from '../../src/core/route/rerankFeatures';
+import { featureRecorder, fitSetThresholds, gradeList, prng, pseudoRequests, trainListNet, trainRegime, withoutCandidates, type TrainingList } from '../../src/core/route/rerankTraining';
 import { createSkillService } from '../../src/core/route/skillService';
 import { analyze } from '../../src/core/text/analyze';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
@@ -24,23 +24,15 @@ const library = () => new Map<string, string | Uint8Array>([
 
 /** Routes pseudo-requests through a fake-embedder service, recording the rerank stage's features. */
 async function record(seed: number): Promise<TrainingList[]> {
-  let recorded: ListFeatures | null = null;
-  const recorder: ListReranker = {
-    id: 'recorder',
-    async score(request, features) {
-      recorded = features;
-      return request.head.map((c) => c.fused);
-    },
-  };
-  const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder(), reranker: recorder });
+  const recorder = featureRecorder();
+  const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder(), reranker: recorder.reranker });
   await svc.index();
   const docs = svc.skills();
   const requests = pseudoRequests(docs, new SkillProfiles(docs, (t) => analyze(t)), { seed, singleRate: 1, pairs: 6, triples: 2 });
   const lists: TrainingList[] = [];
   for (const r of requests) {
-    recorded = null;
     await svc.route(r.query, { k: 20, passages: false, select: false });
-    const features = recorded as ListFeatures | null;
+    const features = recorder.take();
     if (!features) continue;
     const grades = gradeList(features.ids, r.targets, (g, c) => isHardConflict(svc.judgeSet!([g, c]).pairs[0]?.reason ?? null));
     lists.push({ features, grades, size: r.targets.length });
@@ -87,15 +79,8 @@ describe('reranker training', () => {
     const files = library();
     files.set('zh/pdf-extract/SKILL.md', skill('pdf-extract', '从 PDF 文件和扫描发票中提取文字和表格，保留表格结构。用户有 PDF 要读取时使用。'));
     files.set('zh/sourdough-zh/SKILL.md', skill('sourdough-zh', '规划酸面包烘焙：酵头、含水量和发酵时间。'));
-    let recorded: ListFeatures | null = null;
-    const recorder: ListReranker = {
-      id: 'recorder',
-      async score(request, features) {
-        recorded = features;
-        return request.head.map((c) => c.fused);
-      },
-    };
-    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder(), reranker: recorder });
+    const recorder = featureRecorder();
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder(), reranker: recorder.reranker });
     await svc.index();
     const docs = svc.skills();
     const profiles = new SkillProfiles(docs, (t) => analyze(t));
@@ -109,7 +94,7 @@ describe('reranker training', () => {
     assert.deepEqual(pseudoRequests(docs, profiles, { seed: 3, singleRate: 0, pairs: 0, triples: 0, twinRate: 0 }), []);
 
     await svc.route('PDF 文件 提取 表格', { k: 20, passages: false, select: false });
-    const full = recorded as ListFeatures | null;
+    const full = recorder.take();
     assert.ok(full && full.ids.includes('zh/pdf-extract'));
     const kept = withoutCandidates(full, r.hidden!);
     const at = full.ids.indexOf('zh/pdf-extract');

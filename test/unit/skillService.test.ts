@@ -46,12 +46,14 @@ describe('createSkillService', () => {
     const english = createSkillService(init(new Map([['a/pdf/SKILL.md', skill('pdf', 'Extract text from PDF files.')]])));
     await english.index();
     calls.seg = calls.dict = 0;
+    assert.ok(english.warmUp, 'the engine can warm up');
     english.warmUp();
     assert.deepEqual(calls, { seg: 0, dict: 0 });
 
     const mixed = createSkillService(init(new Map([['a/pdf/SKILL.md', skill('pdf', 'Extract text from PDF files.')], ['b/zh/SKILL.md', skill('zh', '从 PDF 文件中提取文字。')]])));
     await mixed.index();
     calls.seg = calls.dict = 0;
+    assert.ok(mixed.warmUp);
     mixed.warmUp();
     assert.ok(calls.seg > 0, 'segmenter used');
     assert.ok(calls.dict > 0, 'dictionary looked up');

@@ -18,7 +18,7 @@ import { DEFAULT_CONFLICT } from '../analysis/conflicts';
 import type { SkillDoc } from '../service';
 import { hasCjk } from '../text/analyze';
 import { headings } from '../text/passages';
-import { modelScores, orderBy, softmax, type RegimeWeights, type RerankerModel } from './rerank';
+import { modelScores, orderBy, softmax, type ListReranker, type RegimeWeights, type RerankerModel } from './rerank';
 import { contextFeatures, CONTEXT_FEATURES, POINT_FEATURES, type ListFeatures } from './rerankFeatures';
 import { selectSet } from './setSelection';
 
@@ -302,6 +302,28 @@ export function withoutCandidates(lf: ListFeatures, hidden: readonly string[]): 
     pairs: keep.map((i) => keep.map((j) => lf.pairs[i][j])),
     covers: keep.map((i) => lf.covers[i]),
     facets: keep.map((i) => lf.facets[i]),
+  };
+}
+
+/**
+ * A reranker that keeps the first-stage order and the features of the last list it scored: route
+ * a request through a service built with `reranker`, then `take()` its list.
+ */
+export function featureRecorder(): { reranker: ListReranker; take(): ListFeatures | null } {
+  let last: ListFeatures | null = null;
+  return {
+    reranker: {
+      id: 'recorder',
+      async score(request, features) {
+        last = features;
+        return request.head.map((c) => c.fused);
+      },
+    },
+    take() {
+      const taken = last;
+      last = null;
+      return taken;
+    },
   };
 }
 
