@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createSkillService } from '../../src/core/route/skillService';
+import { CancelledError, type CancelToken } from '../../src/core/types';
 import type { VectorCache } from '../../src/core/workspace';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
@@ -25,6 +26,37 @@ class MemoryCache implements VectorCache {
 }
 
 describe('createSkillService', () => {
+  it('routes on words when the encoder fails for a request, says so once, and still honours cancellation', async () => {
+    class DyingEmbedder extends FakeEmbedder {
+      dead = false;
+      override async embed(texts: string[], kind: 'query' | 'passage', token?: CancelToken): Promise<Float32Array[]> {
+        if (this.dead) throw new Error('fake@1: the embedding worker exited (code 1)');
+        return super.embed(texts, kind, token);
+      }
+    }
+    const embedder = new DyingEmbedder();
+    const warnings: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
+    const files = new Map([
+      ['a/pdf/SKILL.md', skill('pdf', 'Extract text and tables from PDF files.')],
+      ['a/k8s/SKILL.md', skill('k8s', 'Deploy services to a Kubernetes cluster with Helm.')],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder, logger });
+    await svc.index();
+    const healthy = await svc.route('extract the tables from this PDF');
+    assert.deepEqual(healthy.dense, { model: 'fake@1' });
+    assert.ok(healthy.candidates[0].scores.dense !== null);
+
+    embedder.dead = true;
+    const r = await svc.route('extract the tables from this PDF');
+    assert.equal(r.candidates[0].skillId, 'a/pdf');
+    assert.equal(r.candidates[0].scores.dense, null);
+    assert.ok('disabled' in r.dense && /embedding worker exited.*words only/.test(r.dense.disabled), JSON.stringify(r.dense));
+    await svc.route('deploy to kubernetes');
+    assert.equal(warnings.filter((w) => w.includes('embedding worker exited')).length, 1, warnings.join('\n'));
+    await assert.rejects(svc.route('deploy to kubernetes', { token: { isCancellationRequested: true } }), CancelledError);
+  });
+
   it('warmUp loads the segmenter and dictionary only for a library with Chinese skills', async () => {
     const calls = { seg: 0, dict: 0 };
     const init = (files: Map<string, string>) => ({

@@ -35,7 +35,7 @@ import {
   type TextContext,
 } from './firstStage';
 import type { CancelToken, CrossEncoder, Embedder, Logger, VectorIndex } from '../types';
-import { SILENT_LOGGER, throwIfCancelled } from '../types';
+import { CancelledError, SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, orderBy, type ListReranker } from './rerank';
@@ -626,6 +626,8 @@ class Engine implements LiveSkillService {
   }
 
   private readonly embeddedHash = new Map<string, string>();
+  /** The last encoder failure logged by `route` (each distinct one is logged once). */
+  private lastDenseFailure: string | null = null;
 
   async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
     const k = opts.k ?? 10;
@@ -648,14 +650,25 @@ class Engine implements LiveSkillService {
 
     let qVec: Float32Array | null = null;
     let denseTop = new Map<string, number>();
+    let denseFailed: string | null = null;
     if (this.init.embedder && this.dense && this.dense.skillCount) {
       t = performance.now();
-      // A Chinese request reaches the English encoder as its bridged English text.
-      [qVec] = await this.init.embedder.embed([denseQueryText(query, bridged, this.text)], 'query', opts.token);
+      try {
+        // A Chinese request reaches the English encoder as its bridged English text.
+        [qVec] = await this.init.embedder.embed([denseQueryText(query, bridged, this.text)], 'query', opts.token);
+      } catch (err) {
+        if (err instanceof CancelledError) throw err;
+        // The encoder failed (its worker died, say): the request is still routed, on words.
+        denseFailed = `the embedding model failed (${err instanceof Error ? err.message : String(err)}); routed on words only`;
+        if (denseFailed !== this.lastDenseFailure) this.log.warn(denseFailed);
+        this.lastDenseFailure = denseFailed;
+      }
       timings.embedMs = performance.now() - t;
-      t = performance.now();
-      denseTop = this.dense.search(qVec, this.settings.poolSize);
-      timings.denseMs = performance.now() - t;
+      if (qVec) {
+        t = performance.now();
+        denseTop = this.dense.search(qVec, this.settings.poolSize);
+        timings.denseMs = performance.now() - t;
+      }
     }
     throwIfCancelled(opts.token);
 
@@ -745,9 +758,11 @@ class Engine implements LiveSkillService {
       query,
       candidates,
       timings,
-      dense: this.init.embedder
-        ? { model: this.init.embedder.info.id }
-        : { disabled: this.init.embedderError ?? 'no embedding model configured' },
+      dense: denseFailed
+        ? { disabled: denseFailed }
+        : this.init.embedder
+          ? { model: this.init.embedder.info.id }
+          : { disabled: this.init.embedderError ?? 'no embedding model configured' },
     };
     if (scores) result.reranker = this.reranker().id;
     if (selection && features && candidates.length) {
