@@ -372,8 +372,8 @@ class Engine implements LiveSkillService {
       }
       changed.push(doc);
     }
-    // The encoder runs in onnxruntime's own threads: the lexical analysis runs on this one
-    // meanwhile, in slices, so both cores work on a cold index (the two are independent).
+    // The encoder runs off this thread (the node host puts it in a worker): the lexical analysis
+    // runs on this one meanwhile, in slices, so both cores work on a cold index.
     const embedding = this.embedMissing(docs.map((d) => d.doc), opts);
     // Settled at once so a failed analysis does not leave the embedding's rejection unhandled.
     embedding.catch(() => undefined);
