@@ -641,34 +641,27 @@ class Engine implements LiveSkillService {
     const qWeights = weightedQueryTerms(query, this.lexical, this.settings, this.text);
     const translated = new Set<string>();
     const bridged = bridgeQuery(query, qWeights, this.lexical, this.settings, this.text, translated);
+    const bridgeMs = performance.now() - t;
+
+    // The request's embedding starts before the lexical search: the node host runs the encoder in
+    // a worker thread, so the two overlap and the request waits for the slower of them only.
+    const embedding = this.embedQuery(query, bridged, opts.token);
+
+    t = performance.now();
     let lexAll = this.lexical.search(qWeights, undefined, translated);
     if (expandByFeedback(qWeights, lexAll, (id) => this.entries.get(id)?.feedback ?? [], this.lexical, this.settings)) {
       lexAll = this.lexical.search(qWeights, undefined, translated);
     }
     const lexTop = topN(lexAll, this.settings.poolSize);
-    timings.lexicalMs = performance.now() - t;
+    timings.lexicalMs = bridgeMs + performance.now() - t;
 
-    let qVec: Float32Array | null = null;
+    const { vector: qVec, failed: denseFailed, ms } = await embedding;
+    timings.embedMs = ms;
     let denseTop = new Map<string, number>();
-    let denseFailed: string | null = null;
-    if (this.init.embedder && this.dense && this.dense.skillCount) {
+    if (qVec && this.dense) {
       t = performance.now();
-      try {
-        // A Chinese request reaches the English encoder as its bridged English text.
-        [qVec] = await this.init.embedder.embed([denseQueryText(query, bridged, this.text)], 'query', opts.token);
-      } catch (err) {
-        if (err instanceof CancelledError) throw err;
-        // The encoder failed (its worker died, say): the request is still routed, on words.
-        denseFailed = `the embedding model failed (${err instanceof Error ? err.message : String(err)}); routed on words only`;
-        if (denseFailed !== this.lastDenseFailure) this.log.warn(denseFailed);
-        this.lastDenseFailure = denseFailed;
-      }
-      timings.embedMs = performance.now() - t;
-      if (qVec) {
-        t = performance.now();
-        denseTop = this.dense.search(qVec, this.settings.poolSize);
-        timings.denseMs = performance.now() - t;
-      }
+      denseTop = this.dense.search(qVec, this.settings.poolSize);
+      timings.denseMs = performance.now() - t;
     }
     throwIfCancelled(opts.token);
 
@@ -775,6 +768,31 @@ class Engine implements LiveSkillService {
       };
     }
     return result;
+  }
+
+  /**
+   * The request's vector, and how long the encoder took. An encoder failure (its worker died, say)
+   * is not an error here: the request is still routed, on words, and the failure is reported in
+   * the result and logged once. Cancellation still rejects.
+   */
+  private async embedQuery(
+    query: string,
+    bridged: string | null,
+    token: RouteOptions['token'],
+  ): Promise<{ vector: Float32Array | null; failed: string | null; ms: number }> {
+    if (!this.init.embedder || !this.dense?.skillCount) return { vector: null, failed: null, ms: 0 };
+    const t = performance.now();
+    try {
+      // A Chinese request reaches the English encoder as its bridged English text.
+      const [vector] = await this.init.embedder.embed([denseQueryText(query, bridged, this.text)], 'query', token);
+      return { vector, failed: null, ms: performance.now() - t };
+    } catch (err) {
+      if (err instanceof CancelledError) throw err;
+      const failed = `the embedding model failed (${err instanceof Error ? err.message : String(err)}); routed on words only`;
+      if (failed !== this.lastDenseFailure) this.log.warn(failed);
+      this.lastDenseFailure = failed;
+      return { vector: null, failed, ms: performance.now() - t };
+    }
   }
 
   private rerankText(id: string): string {
