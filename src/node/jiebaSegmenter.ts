@@ -1,4 +1,6 @@
 /** Chinese word segmentation with jieba; long words also yield their bigrams for recall. */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { Segmenter } from '../core/text/analyze';
 
 let cached: Segmenter | undefined;
@@ -8,9 +10,11 @@ export function jiebaSegmenter(): Segmenter {
   if (cached) return cached;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Jieba } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
-  const jieba = Jieba.withDict(dict);
+  // The dictionary is read here rather than through the package's `dict` module, which also reads
+  // the 6 MB keyword-extraction table we never use and keeps both buffers for the process's life;
+  // jieba copies what it needs, so this 5 MB buffer is garbage once the segmenter is built.
+  const dir = path.dirname(require.resolve('@node-rs/jieba/package.json'));
+  const jieba = Jieba.withDict(readFileSync(path.join(dir, 'dict.txt')));
   const memo = new Map<string, string[]>();
   cached = (text: string) => {
     const hit = memo.get(text);

@@ -35,6 +35,7 @@ import {
   type ProgressToken,
 } from 'vscode-languageserver-protocol/node';
 import { IndexStatusNotification, type IndexStatus, type InitializationOptions } from '../../src/shared/protocol';
+import { SERVER_NODE_ARGS } from '../../src/shared/serverProcess';
 
 /** The repository root: the compiled tests and benches live at different depths under out/. */
 function findRepo(): string {
@@ -94,7 +95,7 @@ export class TestClient {
   }
 
   static async start(opts: StartOptions): Promise<TestClient> {
-    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), SERVER, '--stdio'], {
+    const proc = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(opts.nodeArgs ?? []), SERVER, '--stdio'], {
       cwd: REPO,
       env: opts.debounceMs === 'default'
         ? process.env
