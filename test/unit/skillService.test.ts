@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { createSkillService } from '../../src/core/route/skillService';
+import { createSkillService, topN } from '../../src/core/route/skillService';
+import { prng } from '../../src/core/route/rerankTraining';
 import { CancelledError, type CancelToken } from '../../src/core/types';
 import type { VectorCache } from '../../src/core/workspace';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
@@ -146,5 +147,19 @@ describe('createSkillService', () => {
   it('honours cancellation', async () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
     await assert.rejects(svc.index({ token: { isCancellationRequested: true } }), /cancelled/);
+  });
+});
+
+describe('topN', () => {
+  it('keeps the n best entries, best first, ties by key, as a full sort would', () => {
+    const rand = prng(7);
+    const sorted = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
+    for (let trial = 0; trial < 200; trial++) {
+      const m = new Map<string, number>();
+      const size = Math.floor(rand() * 300);
+      // Few distinct scores, so that many entries tie and the key decides.
+      for (let i = 0; i < size; i++) m.set(`s${Math.floor(rand() * 1e6)}`, Math.floor(rand() * 12) / 4);
+      for (const n of [0, 1, 5, 40, 500]) assert.deepEqual([...topN(m, n)], sorted(m, n), `trial ${trial}, n ${n}`);
+    }
   });
 });

@@ -311,9 +311,13 @@ export class LexicalIndex {
    * against translated bodies matches every Chinese skill a little.
    */
   search(queryWeights: Map<string, number>, params: Bm25Params = this.params, translated?: ReadonlySet<string>): Map<string, number> {
-    const scores = new Map<number, number>();
     const n = this.size;
     if (!n) return new Map();
+    // Scores accumulate in an array by slot (a Map's get/set per posting was most of a search's
+    // time); `touched` keeps the order slots were first scored in, which the result keeps.
+    const acc = new Float64Array(this.keyOf.length);
+    const seen = new Uint8Array(this.keyOf.length);
+    const touched: number[] = [];
     const avg = this.totals.map((t) => Math.max(t / n, 1));
     const { k1, weights, b } = params;
     /** Adds the entries `from` to `to` of `docs`, whose frequencies start at `tf[tfAt]`. */
@@ -327,7 +331,13 @@ export class LexicalIndex {
           // Settings written before a field existed give it no weight.
           if (raw && weights[f] && f !== skip) tf += (weights[f] * raw) / (1 - (b[f] ?? 0) + ((b[f] ?? 0) * this.lengths[f][d]) / avg[f]);
         }
-        if (tf > 0) scores.set(d, (scores.get(d) ?? 0) + qw * idf * (tf / (k1 + tf)));
+        if (tf > 0) {
+          if (!seen[d]) {
+            seen[d] = 1;
+            touched.push(d);
+          }
+          acc[d] += qw * idf * (tf / (k1 + tf));
+        }
       }
     };
     for (const [term, qw] of queryWeights) {
@@ -345,7 +355,7 @@ export class LexicalIndex {
       if (tail) add(tail.docs, tail.tf, 0, tail.docs.length, 0, qw, idf, skip);
     }
     const out = new Map<string, number>();
-    for (const [d, s] of scores) out.set(this.keyOf[d], s);
+    for (const d of touched) out.set(this.keyOf[d], acc[d]);
     return out;
   }
 

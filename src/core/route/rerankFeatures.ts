@@ -31,13 +31,13 @@ export interface RerankCandidate {
 /** Analysed term sets of one skill's fields, computed once per skill version. */
 export interface SkillFields {
   hash: string;
-  name: Set<string>;
+  readonly name: Set<string>;
   description: Set<string>;
-  headings: Set<string>;
+  readonly headings: Set<string>;
   readonly body: Set<string>;
   passages: Set<string>[];
   /** English senses of a Chinese skill's name, description and headings (the bridge); empty otherwise. */
-  bridge: Set<string>;
+  readonly bridge: Set<string>;
 }
 
 /** Body text analysed per skill; very long bodies rarely match past this. */
@@ -58,19 +58,33 @@ export class FieldCache {
     const hit = this.byId.get(doc.id);
     if (hit && hit.hash === doc.hash) return hit;
     const a = (text: string) => new Set(this.analyzer(text));
+    const bridge = this.bridge;
+    // Picking the passage to show reads the description and passages only; the rest is analysed
+    // when a feature first reads it (a Chinese skill's bridge terms cost most).
+    let name: Set<string> | undefined;
+    let heads: Set<string> | undefined;
     let body: Set<string> | undefined;
+    let bridged: Set<string> | undefined;
     const fields: SkillFields = {
       hash: doc.hash,
-      name: a(doc.name.replace(/[-_]/g, ' ')),
+      get name() {
+        name ??= a(doc.name.replace(/[-_]/g, ' '));
+        return name;
+      },
       description: a(doc.description),
-      headings: a(headings(doc.body).join('\n')),
-      // The whole body only when a feature reads it (picking a passage to show does not).
+      get headings() {
+        heads ??= a(headings(doc.body).join('\n'));
+        return heads;
+      },
       get body() {
         body ??= a(cleanMarkdown(doc.body.slice(0, BODY_CHARS)));
         return body;
       },
       passages: passages.slice(0, PASSAGES).map((p) => a(`${p.heading} ${p.text}`)),
-      bridge: new Set(this.bridge?.(doc) ?? []),
+      get bridge() {
+        bridged ??= new Set(bridge?.(doc) ?? []);
+        return bridged;
+      },
     };
     this.byId.set(doc.id, fields);
     return fields;
