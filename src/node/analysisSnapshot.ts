@@ -126,7 +126,7 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
     return decoded;
   }
 
-  protected encode(): Buffer {
+  protected encode(): Buffer[] {
     const F = FIELDS.length;
     const ids = new Map<string, number>();
     const terms: string[] = [];

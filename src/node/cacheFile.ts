@@ -26,8 +26,11 @@ export abstract class KeyedCacheFile<V> {
   /** The entries of a file's bytes; throws an Error saying what is wrong, or StaleCacheFile. */
   protected abstract decode(buf: Buffer): Iterable<[string, V]>;
 
-  /** The file's bytes for the entries of `map`. */
-  protected abstract encode(): Buffer;
+  /**
+   * The file's bytes for the entries of `map`, as chunks written one after the other (joining
+   * them first would hold the file twice; the analysis and parse snapshots are 30-45 MB).
+   */
+  protected abstract encode(): Buffer[];
 
   get size(): number {
     return this.map.size;
@@ -76,10 +79,17 @@ export abstract class KeyedCacheFile<V> {
       }
     }
     if (!this.dirty) return;
-    const bytes = this.encode();
+    const chunks = this.encode();
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, bytes);
+    const out = await fs.open(tmp, 'w');
+    try {
+      const total = chunks.reduce((n, c) => n + c.length, 0);
+      const { bytesWritten } = await out.writev(chunks);
+      if (bytesWritten !== total) throw new Error(`wrote ${bytesWritten} of ${total} bytes`);
+    } finally {
+      await out.close();
+    }
     await fs.rename(tmp, this.file);
     this.dirty = false;
   }
@@ -101,13 +111,16 @@ export function readFrame(buf: Buffer, magic: Buffer): { header: unknown; data: 
   return { header, data: buf.subarray(dataStart), dataStart };
 }
 
-/** The frame `readFrame` reads; `align` pads the JSON (with spaces) so the data starts on that boundary. */
-export function writeFrame(magic: Buffer, header: unknown, data: Buffer, align = 1): Buffer {
+/**
+ * The frame `readFrame` reads, as chunks; `align` pads the JSON (with spaces) so the data starts
+ * on that boundary.
+ */
+export function writeFrame(magic: Buffer, header: unknown, data: Buffer, align = 1): Buffer[] {
   let json = JSON.stringify(header);
   const lead = magic.length + 4;
   json += ' '.repeat((align - ((lead + Buffer.byteLength(json, 'utf8')) % align)) % align);
   const head = Buffer.from(json, 'utf8');
   const len = Buffer.alloc(4);
   len.writeUInt32LE(head.length);
-  return Buffer.concat([magic, len, head, data]);
+  return [magic, len, head, data];
 }

@@ -51,7 +51,7 @@ export class FileVectorCache extends KeyedCacheFile<Float32Array[]> implements V
     });
   }
 
-  protected encode(): Buffer {
+  protected encode(): Buffer[] {
     const entries: [string, number][] = [...this.map].map(([k, v]) => [k, v.length]);
     const rows = entries.reduce((n, [, r]) => n + r, 0);
     const data = new Float32Array(rows * this.dims);
