@@ -15,7 +15,7 @@ import {
 } from '../shared/protocol';
 import { openQueryPanel, registerQueryPanelSerializer, type QueryPanelHost } from './queryPanel';
 import { overBudget, statusText, statusTooltip } from './statusText';
-import { SERVER_NODE_ARGS } from '../shared/serverProcess';
+import { SERVER_ENV, SERVER_NODE_ARGS } from '../shared/serverProcess';
 
 const CLIENT_ID = 'skillRouter';
 const DEVICES = ['cpu', 'cuda', 'dml', 'coreml'] as const;
@@ -77,8 +77,12 @@ class StatusItem implements vscode.Disposable {
 async function startClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, status: StatusItem): Promise<LanguageClient> {
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS] } },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS, '--nolazy', '--inspect=6011'] } },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS], env: { ...process.env, ...SERVER_ENV } } },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: [...SERVER_NODE_ARGS, '--nolazy', '--inspect=6011'], env: { ...process.env, ...SERVER_ENV } },
+    },
   };
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const initializationOptions: InitializationOptions = { cacheDir: storage, model: modelOptions() };

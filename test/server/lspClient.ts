@@ -35,7 +35,7 @@ import {
   type ProgressToken,
 } from 'vscode-languageserver-protocol/node';
 import { IndexStatusNotification, type IndexStatus, type InitializationOptions } from '../../src/shared/protocol';
-import { SERVER_NODE_ARGS } from '../../src/shared/serverProcess';
+import { SERVER_ENV, SERVER_NODE_ARGS } from '../../src/shared/serverProcess';
 
 /** The repository root: the compiled tests and benches live at different depths under out/. */
 function findRepo(): string {
@@ -98,9 +98,10 @@ export class TestClient {
     const proc = spawn(process.execPath, [...SERVER_NODE_ARGS, ...(opts.nodeArgs ?? []), SERVER, '--stdio'], {
       cwd: REPO,
       env: opts.debounceMs === 'default'
-        ? process.env
+        ? { ...process.env, ...SERVER_ENV }
         : {
             ...process.env,
+            ...SERVER_ENV,
             SKILL_ROUTER_DEBOUNCE_MS: String(opts.debounceMs ?? 10),
             SKILL_ROUTER_SEMANTIC_DELAY_MS: String(opts.debounceMs ?? 10),
             SKILL_ROUTER_RECHECK_MS: String(opts.debounceMs ?? 10),
