@@ -144,38 +144,37 @@ export class BruteForceIndex implements VectorIndex {
 
 /**
  * Indices of the `k` highest scores, highest first, equal scores in index order (what a stable
- * sort of all of them gives), kept in a bounded heap: sorting every row was a third of a search.
+ * sort of all of them gives): sorting every row was a third of a search.
  */
 export function bestK(scores: ArrayLike<number>, k: number): number[] {
-  const n = Math.min(k, scores.length);
-  if (n <= 0) return [];
-  // a ranks before b
-  const before = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && a < b);
-  // heap[0] is the last-ranked of the kept indices
+  return firstK(scores.length, k, (a, b) => scores[a] > scores[b] || (scores[a] === scores[b] && a < b));
+}
+
+/**
+ * The `k` first of the indices 0..n-1 in the strict total order `before`, in that order, kept in
+ * a bounded heap (O(n log k) instead of sorting all n).
+ */
+export function firstK(n: number, k: number, before: (a: number, b: number) => boolean): number[] {
+  const size = Math.min(k, n);
+  if (size <= 0) return [];
+  // heap[0] is the last of the kept indices in `before` order.
   const heap: number[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      let last = i;
-      if (l < heap.length && before(heap[last], heap[l])) last = l;
-      if (l + 1 < heap.length && before(heap[last], heap[l + 1])) last = l + 1;
-      if (last === i) return;
-      [heap[i], heap[last]] = [heap[last], heap[i]];
-      i = last;
-    }
-  };
-  for (let i = 0; i < scores.length; i++) {
-    if (heap.length < n) {
-      heap.push(i);
-      for (let j = heap.length - 1; j > 0; ) {
-        const parent = (j - 1) >> 1;
-        if (!before(heap[parent], heap[j])) break;
-        [heap[j], heap[parent]] = [heap[parent], heap[j]];
-        j = parent;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j], heap[i]]);
+  for (let x = 0; x < n; x++) {
+    if (heap.length < size) {
+      heap.push(x);
+      for (let i = heap.length - 1; i > 0 && before(heap[(i - 1) >> 1], heap[i]); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+    } else if (before(x, heap[0])) {
+      heap[0] = x;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        let last = i;
+        if (l < heap.length && before(heap[last], heap[l])) last = l;
+        if (l + 1 < heap.length && before(heap[last], heap[l + 1])) last = l + 1;
+        if (last === i) break;
+        swap(i, last);
+        i = last;
       }
-    } else if (before(i, heap[0])) {
-      heap[0] = i;
-      down(0);
     }
   }
   return heap.sort((a, b) => (before(a, b) ? -1 : 1));

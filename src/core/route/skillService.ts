@@ -37,7 +37,7 @@ import {
 import type { CancelToken, CrossEncoder, Embedder, Logger, VectorIndex } from '../types';
 import { CancelledError, SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
-import { BruteForceIndex, DenseStore } from './denseStore';
+import { BruteForceIndex, DenseStore, firstK } from './denseStore';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, orderBy, type ListReranker } from './rerank';
 import { FieldCache, listFeatures, type ListFeatures, type RerankRequest, type SkillFields } from './rerankFeatures';
 import { DEFAULT_SET, selectSet, type SetOptions, type SetSelection } from './setSelection';
@@ -828,41 +828,13 @@ export function cleanQuery(query: string): string {
 }
 
 /**
- * The `n` best entries, best first (ties by key). A bounded min-heap: a request's words match
+ * The `n` best entries, best first (ties by key), kept in a bounded heap: a request's words match
  * thousands of skills, and sorting them all took more time than scoring them.
  */
 export function topN(scores: Map<string, number>, n: number): Map<string, number> {
-  const before = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
-  if (scores.size <= n) return new Map([...scores].sort(before));
-  // heap[0] is the worst of the kept entries.
-  const heap: [string, number][] = [];
-  const sift = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && before(heap[worst], heap[l]) < 0) worst = l;
-      if (r < heap.length && before(heap[worst], heap[r]) < 0) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst], heap[i]];
-      i = worst;
-    }
-  };
-  for (const entry of scores) {
-    if (heap.length < n) {
-      heap.push(entry);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (before(heap[parent], heap[i]) >= 0) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
-      }
-    } else if (n > 0 && before(entry, heap[0]) < 0) {
-      heap[0] = entry;
-      sift(0);
-    }
-  }
-  return new Map(heap.sort(before));
+  const entries = [...scores];
+  const order = firstK(entries.length, n, (a, b) => entries[a][1] > entries[b][1] || (entries[a][1] === entries[b][1] && entries[a][0] < entries[b][0]));
+  return new Map(order.map((i) => entries[i]));
 }
 
 /** The passage that best explains the match: most query terms, the dense winner as tie-break. */
