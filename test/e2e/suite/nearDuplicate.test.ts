@@ -1,5 +1,6 @@
 /** Inside a real VS Code: the extension starts its server, and a fixture SKILL.md shows the near-duplicate warning. */
 import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
@@ -35,6 +36,24 @@ describe('Skill Router in VS Code', () => {
     for (const c of ['skillRouter.reindex', 'skillRouter.restartServer', 'skillRouter.openQueryPanel', 'skillRouter.showOutput']) {
       assert.ok(commands.includes(c), c);
     }
+  });
+
+  it('starts its language server with the memory settings the benches measure', function () {
+    if (process.platform !== 'linux') this.skip(); // read from /proc
+    const ext = vscode.extensions.getExtension('skill-router.skill-router')!;
+    const module = path.join(ext.extensionPath, 'dist', 'server.js');
+    const read = (pid: string, what: string) => {
+      try {
+        return readFileSync(`/proc/${pid}/${what}`, 'utf8').split('\0');
+      } catch {
+        return [];
+      }
+    };
+    const server = readdirSync('/proc').find((pid) => /^\d+$/.test(pid) && read(pid, 'cmdline').includes(module));
+    assert.ok(server, `a process running ${module}`);
+    const args = read(server, 'cmdline');
+    assert.ok(args.indexOf('--max-semi-space-size=2') >= 0 && args.indexOf('--max-semi-space-size=2') < args.indexOf(module), args.join(' '));
+    assert.ok(read(server, 'environ').includes('MALLOC_ARENA_MAX=2'), 'MALLOC_ARENA_MAX=2 in its environment');
   });
 
   it('shows the near-duplicate warning on an opened SKILL.md, pointing at its twin', async () => {
