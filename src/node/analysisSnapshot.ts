@@ -107,8 +107,14 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
       at += n;
       const wide = data.subarray(at, at + n * F);
       let tf: Uint8Array | Uint32Array = tfBlock.subarray(atId * F, (atId + n) * F);
-      if (wide.some((x) => x > 255)) tf = wide.slice();
-      else tf.set(wide);
+      // Copied into the one-byte block in the same pass that looks for a count over 255.
+      for (let i = 0; i < wide.length; i++) {
+        if (wide[i] > 255) {
+          tf = wide.slice();
+          break;
+        }
+        tf[i] = wide[i];
+      }
       atId += n;
       at += n * F;
       const feedback = new Array<string>(m);
