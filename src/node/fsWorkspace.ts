@@ -63,10 +63,12 @@ export class FsWorkspace implements SkillWorkspace {
     // Symlinked folders wait until the real tree is walked, then go one at a time in path order:
     // a folder is listed under its own path, not under whichever link to it resolved first.
     const links: { child: string; rel: string; parentReal: string }[] = [];
-    const walk = async (dir: string, rel: string, parentReal?: string): Promise<void> => {
+    // `known`: the real path of a folder reached through a plain (not linked) entry of a folder
+    // whose real path is known, so that only the root and linked folders cost a realpath call.
+    const walk = async (dir: string, rel: string, parentReal?: string, known?: string): Promise<void> => {
       let real: string;
       try {
-        real = await fs.realpath(dir);
+        real = known ?? (await fs.realpath(dir));
       } catch (err) {
         problems.push({ path: rel || '.', message: `cannot resolve folder: ${(err as Error).message}` });
         return;
@@ -110,7 +112,7 @@ export class FsWorkspace implements SkillWorkspace {
           isFile = st.isFile();
         }
         if (isDir) {
-          if (!this.skip.has(e.name)) subdirs.push(walk(child, childRel));
+          if (!this.skip.has(e.name)) subdirs.push(walk(child, childRel, undefined, path.join(real, e.name)));
         } else if (isFile && e.name === SKILL_FILE) {
           const id = rel || '.';
           files.push({ id, path: childRel, folderName: rel ? path.posix.basename(rel) : path.basename(this.root) });
