@@ -646,6 +646,8 @@ class Engine implements LiveSkillService {
     // The request's embedding starts before the lexical search: the node host runs the encoder in
     // a worker thread, so the two overlap and the request waits for the slower of them only.
     const embedding = this.embedQuery(query, bridged, opts.token);
+    // Settled at once so that a throw below does not leave a cancellation's rejection unhandled.
+    embedding.catch(() => undefined);
 
     t = performance.now();
     let lexAll = this.lexical.search(qWeights, undefined, translated);
