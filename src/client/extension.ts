@@ -76,13 +76,10 @@ class StatusItem implements vscode.Disposable {
 
 async function startClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, status: StatusItem): Promise<LanguageClient> {
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const env = { ...process.env, ...SERVER_ENV };
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS], env: { ...process.env, ...SERVER_ENV } } },
-    debug: {
-      module: serverModule,
-      transport: TransportKind.ipc,
-      options: { execArgv: [...SERVER_NODE_ARGS, '--nolazy', '--inspect=6011'], env: { ...process.env, ...SERVER_ENV } },
-    },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS], env } },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS, '--nolazy', '--inspect=6011'], env } },
   };
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
   const initializationOptions: InitializationOptions = { cacheDir: storage, model: modelOptions() };
