@@ -45,6 +45,28 @@ describe('routing across Chinese and English', () => {
     });
   }
 
+  it('explains a match across the languages with the words that matched, not whole clauses', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: null, dictionary: DICT });
+    await svc.index();
+    const words = async (query: string, id: string) => {
+      const c = (await svc.route(query, { k: 5 })).candidates.find((x) => x.skillId === id);
+      assert.ok(c?.passage, `${id} is routed with a passage`);
+      return c.passage.matchedTerms;
+    };
+    // A Chinese request and a Chinese skill: a run of Chinese is one "word" to a space-based
+    // pattern; only its matching pieces may be marked, never the clause around them.
+    const zh = await words('帮我看看服务器日志', 'zh-logs');
+    assert.ok(zh.includes('日志'), `日志 in ${zh.join(' ')}`);
+    assert.ok(zh.every((w) => w.length <= 4 && !w.includes('修复')), `pieces only: ${zh.join(' ')}`);
+    // A Chinese request and an English skill: the bridge's senses (发票 -> invoice) explain it.
+    const en = await words('帮我把这些PDF发票的金额提取到表格里', 'pdf-invoice');
+    assert.ok(en.includes('invoices') && en.includes('PDF'), `invoices, PDF in ${en.join(' ')}`);
+    // An English request and a Chinese skill: the Chinese words whose senses it names.
+    const back = await words('find out why the server logs show this error', 'zh-logs');
+    assert.ok(back.includes('日志'), `日志 in ${back.join(' ')}`);
+    assert.ok(!back.includes('建议'), `only words the request names: ${back.join(' ')}`);
+  });
+
   it('embeds a bridged-English row for Chinese skills when the bridge is on', async () => {
     const embedder = new FakeEmbedder();
     const plain = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder });

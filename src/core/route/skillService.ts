@@ -561,6 +561,17 @@ class Engine implements LiveSkillService {
     return descriptionRows(entry.doc, this.text);
   }
 
+  /**
+   * For a request without Chinese, the analysed English senses of a Chinese word (so a Chinese
+   * passage can show which of its words the request matched through the bridge); else undefined.
+   */
+  private passageSenses(query: string): ((word: string) => string[]) | undefined {
+    const translator = this.text.translator;
+    if (!translator || hasCjk(query)) return undefined;
+    const seg = this.init.segmenter;
+    return (word) => translator.translateWord(word).flatMap((e) => analyze(e.text, { segmenter: seg }));
+  }
+
   private cacheKey(doc: SkillDoc): string {
     return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.settings.bodyPassages}${this.text.translator ? ':bridge' : ''}`;
   }
@@ -727,7 +738,10 @@ class Engine implements LiveSkillService {
 
     const order = selection?.order ?? (scores ? orderBy(scores) : head.map((_, i) => i));
     const ranked = order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null }));
-    const queryTerms = new Set(terms);
+    // What explains a match: the request's own terms and, for a Chinese request, the English
+    // senses the bridge added (an English skill's passage matches those, not the Chinese words).
+    const queryTerms = new Set([...terms, ...translated]);
+    const explain: PassageMatcher = { terms: queryTerms, segmenter: seg, senses: this.passageSenses(query) };
     const candidates: RouteCandidate[] = ranked.slice(0, k).map((c, i) => {
       const entry = this.entries.get(c.id)!;
       return {
@@ -745,7 +759,7 @@ class Engine implements LiveSkillService {
           rerank: c.rerank,
           final: c.rerank ?? c.fused,
         },
-        passage: opts.passages === false ? null : bestPassage(entry, this.fieldCache.get(entry.doc, entry.passages), queryTerms, denseRow.get(c.id), seg),
+        passage: opts.passages === false ? null : bestPassage(entry, this.fieldCache.get(entry.doc, entry.passages), denseRow.get(c.id), explain),
       };
     });
     timings.totalMs = performance.now() - t0;
@@ -839,8 +853,17 @@ export function topN(scores: Map<string, number>, n: number): Map<string, number
   return new Map(order.map((i) => entries[i]));
 }
 
+/** What `bestPassage` matches a passage against. */
+interface PassageMatcher {
+  /** Analysed request terms (with the bridge's English senses for a Chinese request). */
+  terms: ReadonlySet<string>;
+  segmenter?: Segmenter;
+  /** Analysed English senses of a Chinese word, when an English request meets a Chinese skill. */
+  senses?: (word: string) => string[];
+}
+
 /** The passage that best explains the match: most query terms, the dense winner as tie-break. */
-function bestPassage(entry: Entry, fields: SkillFields, queryTerms: Set<string>, denseRow: number | undefined, seg?: Segmenter): MatchedPassage | null {
+function bestPassage(entry: Entry, fields: SkillFields, denseRow: number | undefined, m: PassageMatcher): MatchedPassage | null {
   const { doc, passages } = entry;
   let best: { field: MatchedPassage['field']; text: string; heading?: string; line?: number; score: number } | undefined;
   // Terms come analysed from the reranker's field cache (heading and text of each passage), so a
@@ -848,7 +871,7 @@ function bestPassage(entry: Entry, fields: SkillFields, queryTerms: Set<string>,
   const consider = (field: MatchedPassage['field'], text: string, terms: ReadonlySet<string>, heading: string | undefined, line: number | undefined, bonus: number) => {
     if (!text) return;
     let hits = 0;
-    for (const t of terms) if (queryTerms.has(t)) hits++;
+    for (const t of terms) if (m.terms.has(t)) hits++;
     const score = hits + bonus;
     if (!best || score > best.score) best = { field, text, heading, line, score };
   };
@@ -856,16 +879,35 @@ function bestPassage(entry: Entry, fields: SkillFields, queryTerms: Set<string>,
   passages.slice(0, Math.min(MAX_PASSAGES_SCANNED, fields.passages.length)).forEach((p, i) => consider('body', p.text, fields.passages[i], p.heading || undefined, doc.bodyStartLine + p.line, denseRow === i + 1 ? 0.5 : 0));
   if (!best) return null;
   const { score: _score, ...chosen } = best;
-  return { ...chosen, matchedTerms: matchedWords(chosen.text, queryTerms, seg) };
+  return { ...chosen, matchedTerms: matchedWords(chosen.text, m) };
 }
 
-/** Surface words of `text` whose analysed form is a query term (for highlighting). */
-function matchedWords(text: string, queryTerms: Set<string>, seg?: Segmenter): string[] {
+const SURFACE_WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#-]*/gu;
+const CJK_RUNS = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+const MAX_MATCHED = 24;
+
+/**
+ * Surface words of `text` whose analysed form is a request term (for highlighting). A run of
+ * Chinese has no spaces, so it is split as the index splits it and only the matching words are
+ * given, not the whole clause; with `senses`, a Chinese word also matches through its English
+ * senses.
+ */
+export function matchedWords(text: string, m: PassageMatcher): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}_.+#-]*/gu)) {
-    const word = m[0];
-    if (analyze(word, { segmenter: seg }).some((t) => queryTerms.has(t))) out.add(word);
-    if (out.size >= 24) break;
+  const hit = (word: string) => analyze(word, { segmenter: m.segmenter }).some((t) => m.terms.has(t));
+  for (const match of text.matchAll(SURFACE_WORD)) {
+    const word = match[0];
+    if (!hasCjk(word)) {
+      if (hit(word)) out.add(word);
+    } else {
+      for (const run of word.match(CJK_RUNS) ?? []) {
+        for (const piece of analyze(run, { segmenter: m.segmenter })) {
+          if (m.terms.has(piece) || m.senses?.(piece).some((t) => m.terms.has(t))) out.add(piece);
+        }
+      }
+      for (const latin of word.replace(CJK_RUNS, ' ').matchAll(SURFACE_WORD)) if (hit(latin[0])) out.add(latin[0]);
+    }
+    if (out.size >= MAX_MATCHED) break;
   }
-  return [...out];
+  return [...out].slice(0, MAX_MATCHED);
 }
