@@ -52,6 +52,8 @@ export function countTerms(terms: FieldTerms): TermCounts {
 
 /** Fields that translated request terms do not match (see `search`). */
 const NATIVE_ONLY = FIELDS.indexOf('bridgeBody');
+/** Fields before this one hold a skill's own text; from it on, the bridge's senses. */
+const BRIDGE = FIELDS.indexOf('bridge');
 const F = FIELDS.length;
 
 export interface Bm25Params {
@@ -116,6 +118,8 @@ export class LexicalIndex {
   private dead = 0;
   /** Document frequencies computed since the last change (query weighting asks for many). */
   private readonly dfCache = new Map<string, number>();
+  /** `nativeDocs` results (null: no document) and their counts, since the last change. */
+  private readonly nativeDocsCache = new Map<string, { bits: Uint32Array | null; n: number }>();
 
   constructor(readonly params: Bm25Params = DEFAULT_BM25) {}
 
@@ -131,7 +135,7 @@ export class LexicalIndex {
   /** Adds or replaces the document `key` from counted terms (see `countTerms`; persisted snapshots). */
   upsertCounts(key: string, counts: TermCounts): void {
     this.remove(key);
-    this.dfCache.clear();
+    this.forgetDf();
     const slot = this.addSlot(key, counts.lengths);
     const { terms, tf } = counts;
     for (let i = 0; i < terms.length; i++) {
@@ -156,7 +160,7 @@ export class LexicalIndex {
       return;
     }
     for (const [key] of batch) this.remove(key);
-    this.dfCache.clear();
+    this.forgetDf();
     this.rebuild(batch);
   }
 
@@ -275,11 +279,16 @@ export class LexicalIndex {
   remove(key: string): void {
     const slot = this.slotOf.get(key);
     if (slot === undefined) return;
-    this.dfCache.clear();
+    this.forgetDf();
     this.slotOf.delete(key);
     this.alive[slot] = false;
     for (let f = 0; f < F; f++) this.totals[f] -= this.lengths[f][slot];
     if (++this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
+  }
+
+  private forgetDf(): void {
+    this.dfCache.clear();
+    this.nativeDocsCache.clear();
   }
 
   /** Document frequency of a term among live documents. */
@@ -295,6 +304,56 @@ export class LexicalIndex {
     if (this.dfCache.size > 100_000) this.dfCache.clear();
     this.dfCache.set(term, n);
     return n;
+  }
+
+  /**
+   * Number of live documents whose own text (name, description, headings or body) holds a term:
+   * unlike `df`, the bridge's English senses of Chinese skills do not count, so the bridge can ask
+   * which English words the library really uses without hearing its own word choices back.
+   */
+  nativeDf(term: string): number {
+    this.nativeDocs(term);
+    return this.nativeDocsCache.get(term)?.n ?? 0;
+  }
+
+  /**
+   * The live documents whose own text holds a term (see `nativeDf`), as a bitset by slot; cached
+   * until the index changes. Undefined for a term no document holds that way.
+   */
+  nativeDocs(term: string): Uint32Array | undefined {
+    const cached = this.nativeDocsCache.get(term);
+    if (cached) return cached.bits ?? undefined;
+    const t = this.termIds.get(term);
+    let bits: Uint32Array | null = null;
+    let n = 0;
+    if (t !== undefined) {
+      const set = new Uint32Array((this.keyOf.length + 31) >>> 5);
+      const mark = (docs: ArrayLike<number>, tfs: ArrayLike<number>, from: number, to: number, tfAt: number) => {
+        for (let i = from, k = tfAt; i < to; i++, k += F) {
+          const d = docs[i];
+          if (!this.alive[d]) continue;
+          for (let f = 0; f < BRIDGE; f++) {
+            if (tfs[k + f]) {
+              set[d >>> 5] |= 1 << (d & 31);
+              n++;
+              break;
+            }
+          }
+        }
+      };
+      if (t < this.blockTerms) {
+        const from = this.blockFrom[t];
+        const own = this.wideTf.get(t);
+        mark(this.blockDocs, own ?? this.blockTf, from, this.blockFrom[t + 1], own ? 0 : from * F);
+      }
+      const tail = this.tails.get(t);
+      if (tail) mark(tail.docs, tail.tf, 0, tail.docs.length, 0);
+      if (n) bits = set;
+    }
+    // Bounded: each entry is a bit per skill, and requests with junk tokens must not grow it forever.
+    if (this.nativeDocsCache.size > 20_000) this.nativeDocsCache.clear();
+    this.nativeDocsCache.set(term, { bits, n });
+    return bits ?? undefined;
   }
 
   idf(term: string): number {

@@ -12,7 +12,7 @@ import type { SkillDoc } from '../service';
 import type { FieldTerms, LexicalIndex } from '../index/lexicalIndex';
 import { analyze, hasCjk, stemWord, type Segmenter } from '../text/analyze';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';
-import type { Familiarity, Translator } from '../text/translator';
+import type { Association, Familiarity, Translator } from '../text/translator';
 
 export interface FirstStageSettings {
   /** Query terms are weighted by (idf / max idf) ^ idfPower on top of BM25's own idf. */
@@ -139,8 +139,50 @@ export function libraryFamiliarity(lexical: LexicalIndex): Familiarity {
     const parts = word.toLowerCase().split(/\s+/).filter(Boolean);
     if (!parts.length) return 0;
     let f = 0;
-    for (const p of parts) f += Math.min(1, Math.log(1 + lexical.df(stemWord(p))) / Math.log(1 + common));
+    for (const p of parts) f += Math.min(1, Math.log(1 + lexical.nativeDf(stemWord(p))) / Math.log(1 + common));
     return f / parts.length;
+  };
+}
+
+/** Set bits of a 32-bit word. */
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * How strongly two English words (or phrases) go together in the library: the Dice coefficient
+ * of the sets of skills whose own text holds them (a phrase: all of its words). For the bridge's
+ * choice among a Chinese word's senses; one is made per request.
+ */
+export function libraryAssociation(lexical: LexicalIndex, seg?: Segmenter): Association {
+  const sets = new Map<string, { bits: Uint32Array; n: number } | null>();
+  const of = (text: string) => {
+    let hit = sets.get(text);
+    if (hit !== undefined) return hit;
+    hit = null;
+    let bits: Uint32Array | undefined;
+    for (const t of new Set(analyze(text, { segmenter: seg }))) {
+      const docs = lexical.nativeDocs(t);
+      if (!docs) {
+        bits = undefined;
+        break;
+      }
+      bits = bits ? bits.map((x, i) => x & docs[i]) : docs;
+    }
+    if (bits) hit = { bits, n: bits.reduce((n, x) => n + bitCount(x), 0) };
+    sets.set(text, hit);
+    return hit;
+  };
+  return (a, b) => {
+    const x = of(a);
+    const y = of(b);
+    if (!x || !y || !x.n || !y.n) return 0;
+    const len = Math.min(x.bits.length, y.bits.length);
+    let both = 0;
+    for (let i = 0; i < len; i++) both += bitCount(x.bits[i] & y.bits[i]);
+    return (2 * both) / (x.n + y.n);
   };
 }
 
@@ -160,7 +202,7 @@ export function bridgeQuery(
   translated?: Set<string>,
 ): string | null {
   if (!ctx.translator || !hasCjk(query)) return null;
-  const tr = ctx.translator.translate(query, libraryFamiliarity(lexical));
+  const tr = ctx.translator.translate(query, libraryFamiliarity(lexical), libraryAssociation(lexical, ctx.segmenter));
   if (s.bridgeWeight > 0) {
     const added = new Map<string, number>();
     for (const w of tr.words) {

@@ -124,9 +124,10 @@ export class Translator {
       if (this.wordCache.size > 100_000) this.wordCache.clear();
       this.wordCache.set(word, raw);
     }
-    if (!familiarity || !raw.length || this.glossary.has(word)) return raw;
+    if (this.glossary.has(word)) return raw;
+    if (!familiarity || !raw.length) return this.keepBest(raw, raw[0]?.weight ?? 1);
     const scored = raw.map((t) => ({ text: t.text, weight: t.weight * (0.25 + 0.75 * familiarity(t.text)) }));
-    return this.keepBest(scored);
+    return this.keepBest(scored, raw[0].weight);
   }
 
   /** Dictionary senses of a word as single English words, weighted by sense order and domain. */
@@ -147,8 +148,15 @@ export class Translator {
         for (const w of words.slice(0, 3)) best.set(w, Math.max(best.get(w) ?? 0, prior));
       });
     });
+    // All senses are kept here (the cache holds them); the caller keeps the best after weighing
+    // them by the library's vocabulary, so that a common sense listed late (后: "empress" before
+    // "behind", "after") is not cut before the library has a say.
     const single = word.length === 1 ? 0.6 : 1;
-    return this.keepBest([...best].map(([text, weight]) => ({ text, weight: weight * single })), single);
+    const top = Math.max(0, ...best.values());
+    if (top <= 0) return [];
+    return [...best]
+      .map(([text, weight]) => ({ text, weight: (weight / top) * single }))
+      .sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : 1));
   }
 
   private keepBest(terms: EnglishTerm[], scale = 1): EnglishTerm[] {
@@ -173,24 +181,78 @@ export class Translator {
     return words;
   }
 
-  /** Bridges every Chinese word of `text`; Latin-script text is kept as it is. */
-  translate(text: string, familiarity?: Familiarity): Translation {
-    const words: BridgedWord[] = [];
-    let out = '';
-    let last = 0;
+  /**
+   * Bridges every Chinese word of `text`; Latin-script text is kept as it is. With `association`
+   * (how strongly two English words go together in the library, 0..1) each word's senses are
+   * re-weighted by how well they fit the senses of the other words of the text: among 质量's
+   * senses "mass" and "quality", the one that the library's texts use alongside "manual", "audit"
+   * and "procedure" (the co-occurrence method of dictionary-based cross-language retrieval).
+   */
+  translate(text: string, familiarity?: Familiarity, association?: Association): Translation {
+    const runs: { at: number; end: number; words: BridgedWord[] }[] = [];
     for (const m of text.matchAll(CJK_RUN)) {
-      out += text.slice(last, m.index);
-      last = m.index! + m[0].length;
-      const parts: string[] = [];
+      const words: BridgedWord[] = [];
       for (const w of this.segment(m[0])) {
         const english = this.translateWord(w, familiarity);
-        if (!english.length) continue;
-        words.push({ source: w, english });
-        parts.push(english[0].text);
+        if (english.length) words.push({ source: w, english });
       }
-      out += ` ${parts.join(' ')} `;
+      runs.push({ at: m.index!, end: m.index! + m[0].length, words });
+    }
+    const all = runs.flatMap((r) => r.words);
+    if (association && all.length > 1) {
+      const fitted = fitSenses(all, association);
+      let i = 0;
+      for (const r of runs) r.words = r.words.map(() => fitted[i++]);
+    }
+    let out = '';
+    let last = 0;
+    for (const r of runs) {
+      out += `${text.slice(last, r.at)} ${r.words.map((w) => w.english[0].text).join(' ')} `;
+      last = r.end;
     }
     out += text.slice(last);
-    return { words, text: out.replace(/\s+/g, ' ').trim() };
+    return { words: runs.flatMap((r) => r.words), text: out.replace(/\s+/g, ' ').trim() };
   }
+}
+
+/** How strongly two English words go together in some collection, 0..1. */
+export type Association = (a: string, b: string) => number;
+
+/** Share of a sense's weight that depends on how it fits the other words (the rest is the dictionary's). */
+const FIT_SHARE = 0.5;
+/** Context words a sense is compared with (the nearest in the text, on both sides). */
+const FIT_WINDOW = 12;
+
+/**
+ * Re-weights the senses of each word with two or more by their fit: the mean, over the other
+ * words near it, of the best association between the sense and any of that word's senses.
+ * Returns new word objects; the best sense of each stays at weight 1 (times the word's scale).
+ */
+export function fitSenses(words: readonly BridgedWord[], association: Association): BridgedWord[] {
+  return words.map((w, i) => {
+    if (w.english.length < 2) return w;
+    const context: BridgedWord[] = [];
+    for (let j = Math.max(0, i - FIT_WINDOW); j < Math.min(words.length, i + FIT_WINDOW + 1); j++) {
+      if (j !== i && words[j].source !== w.source) context.push(words[j]);
+    }
+    if (!context.length) return w;
+    const fit = w.english.map((e) => {
+      let sum = 0;
+      for (const c of context) {
+        let best = 0;
+        for (const o of c.english) best = Math.max(best, association(e.text, o.text));
+        sum += best;
+      }
+      return sum / context.length;
+    });
+    const topFit = Math.max(...fit);
+    if (topFit <= 0) return w;
+    const scale = Math.max(...w.english.map((e) => e.weight));
+    const weighed = w.english.map((e, k) => ({ text: e.text, weight: e.weight * (1 - FIT_SHARE + (FIT_SHARE * fit[k]) / topFit) }));
+    const top = Math.max(...weighed.map((e) => e.weight));
+    return {
+      source: w.source,
+      english: weighed.map((e) => ({ text: e.text, weight: (e.weight / top) * scale })).sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : 1)),
+    };
+  });
 }
