@@ -10,6 +10,7 @@ import {
   fuse,
   isCodeLine,
   lexicalFields,
+  libraryAssociation,
   normalise,
   queryTerms,
 } from '../../src/core/route/firstStage';
@@ -111,6 +112,44 @@ describe('first stage', () => {
       const off = new Map<string, number>();
       bridgeQuery('日志', off, ix, { ...S, bridgeWeight: 0 }, { translator });
       assert.equal(off.size, 0);
+    });
+
+    it("chooses among a word's senses the one the library uses with the request's other words", () => {
+      // 质量 lists "mass" first; next to 手册 (manual) and 审核 (audit) it means "quality".
+      const tr = new Translator(
+        { glosses: (w) => ({ 质量: ['(physics) mass', 'quality'], 手册: ['handbook', 'manual'], 审核: ['to audit'] } as Record<string, string[]>)[w], maxWordLength: 2 },
+        { glossary: new Map() },
+      );
+      const ix = index(
+        doc('qms', skill('qms', 'Write the quality manual and plan the internal audit.')),
+        doc('audit', skill('audit', 'Audit checklists and quality records.')),
+        doc('physics', skill('physics', 'Simulate the mass and momentum of rigid bodies.')),
+        doc('mass-mail', skill('mass-mail', 'Send mass email campaigns.')),
+      );
+      const w = new Map<string, number>();
+      const text = bridgeQuery('编写质量手册并审核', w, ix, { ...S, bridgeWeight: 1 }, { translator: tr });
+      assert.equal(text, 'quality manual audit');
+      assert.ok(w.get('qualiti')! > w.get('mass')!, `quality ${w.get('qualiti')} over mass ${w.get('mass')}`);
+      // With nothing around it to fit, the dictionary's order stands.
+      assert.equal(bridgeQuery('质量', new Map(), ix, { ...S, bridgeWeight: 1 }, { translator: tr }), 'mass');
+    });
+
+    it("measures how words go together by skills' own text, not the bridge's senses", () => {
+      const tr = new Translator({ glosses: (w) => (w === '后' ? ['empress'] : undefined), maxWordLength: 1 }, { glossary: new Map() });
+      const ix = index(doc('en1', skill('en1', 'deploy the app')), doc('en2', skill('en2', 'deploy then app rollback')), doc('zh', skill('zh', '之后')));
+      ix.upsert('zh', lexicalFields(doc('zh', skill('zh', '后后后')), { translator: tr }));
+      assert.equal(ix.df('empress'), 1, 'the bridge field holds it');
+      assert.equal(ix.nativeDf('empress'), 0, "but no skill's own text does");
+      assert.equal(ix.nativeDf('deploy'), 2);
+      const assoc = libraryAssociation(ix);
+      assert.equal(assoc('deploy', 'app'), 1);
+      assert.equal(assoc('deploy', 'rollback'), (2 * 1) / (2 + 1));
+      assert.equal(assoc('deploy app', 'rollback'), (2 * 1) / (2 + 1), 'a phrase: the skills holding all its words');
+      assert.equal(assoc('deploy', 'empress'), 0);
+      assert.equal(assoc('deploy', 'unheard'), 0);
+      ix.remove('en2');
+      assert.equal(ix.nativeDf('deploy'), 1, 'counts follow the index');
+      assert.equal(libraryAssociation(ix)('deploy', 'rollback'), 0);
     });
   });
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { Translator, type BilingualDictionary } from '../../src/core/text/translator';
+import { fitSenses, Translator, type BilingualDictionary } from '../../src/core/text/translator';
 import { GLOSSARY } from '../../src/core/text/glossary';
 
 /** A dictionary over a few entries, in CC-CEDICT's style. */
@@ -33,6 +33,26 @@ describe('Translator (Chinese-English bridge)', () => {
 
   it('lets the glossary override the dictionary', () => {
     assert.deepEqual(tr.translateWord('集群'), [{ text: 'cluster', weight: 1 }]);
+  });
+
+  it("weighs senses by the library's vocabulary before keeping the best four", () => {
+    const queen = new Translator(dict({ 后: ['empress', 'queen', '(archaic) monarch', 'ruler', 'back', 'behind'] }), { glossary: new Map() });
+    assert.ok(!queen.translateWord('后').some((e) => e.text === 'back'), 'the dictionary alone keeps its first four');
+    const familiar = (w: string) => (w === 'back' || w === 'behind' ? 1 : 0);
+    assert.equal(queen.translateWord('后', familiar)[0].text, 'back', 'a familiar late sense is not cut before the library is asked');
+  });
+
+  it('re-weighs senses by how they fit the other words of the text, the best staying at the word scale', () => {
+    const tr2 = new Translator(DICT, { glossary: new Map() });
+    assert.equal(tr2.translate('数据库表').text, 'database exterior');
+    const assoc = (a: string, b: string) => (a === 'table' && b === 'database' ? 0.4 : 0);
+    const fitted = tr2.translate('数据库表', undefined, assoc);
+    assert.equal(fitted.text, 'database table');
+    const table = fitted.words[1].english;
+    assert.equal(table[0].text, 'table');
+    assert.equal(table[0].weight, tr2.translateWord('表')[0].weight, 'a single character keeps its lower scale');
+    const plain = fitSenses(tr2.translate('数据库表').words, () => 0);
+    assert.deepEqual(plain, tr2.translate('数据库表').words, 'no association, no change');
   });
 
   it('prefers computing senses and drops classifier and variant lines', () => {
