@@ -261,6 +261,17 @@ async function runUi() {
     const saved = readFileSync(path.join(WS, 'skill-router.tests.yaml'), 'utf8');
     if (!saved.includes(`- query: ${request}\n  expect: k8s-deploy\n`)) throw new Error(`unexpected tests file:\n${saved}`);
   });
+  await step('a Chinese request routes through the bridge; the passage marks the English words its translation matched', async () => {
+    // No Latin-script word in it: only the CC-CEDICT bridge and the glossary carry it across.
+    await panel.locator('#query').fill('把服务部署到集群里，健康检查失败就回滚');
+    await panel.locator('#query').press('Enter');
+    const first = panel.locator('li.result').first();
+    await first.locator('mark', { hasText: /^cluster$/i }).waitFor();
+    await first.locator('.name', { hasText: /^k8s-deploy$/ }).waitFor();
+    const marks = (await first.locator('mark').allTextContents()).map((m) => m.toLowerCase());
+    for (const want of ['deploy', 'cluster', 'fail']) if (!marks.includes(want)) throw new Error(`"${want}" not marked: ${marks.join(', ')}`);
+  });
+  await shot('3b-query-panel-chinese.png');
   const file = path.join(WS, 'csv-tidy', 'SKILL.md');
   const before = readFileSync(file, 'utf8');
   const ignore = '<!-- skill-router-ignore skill.near-duplicate csv-cleaner -->';
