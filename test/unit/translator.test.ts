@@ -53,6 +53,11 @@ describe('Translator (Chinese-English bridge)', () => {
     assert.equal(table[0].weight, tr2.translateWord('表')[0].weight, 'a single character keeps its lower scale');
     const plain = fitSenses(tr2.translate('数据库表').words, () => 0);
     assert.deepEqual(plain, tr2.translate('数据库表').words, 'no association, no change');
+    // A pasted document: only its first 1,000 words are fitted, so it cannot hold a request up.
+    const long = tr2.translate('数据库表'.repeat(600), undefined, assoc).words;
+    assert.equal(long.length, 1200);
+    assert.equal(long[999].english[0].text, 'table');
+    assert.equal(long[1001].english[0].text, 'exterior');
   });
 
   it('prefers computing senses and drops classifier and variant lines', () => {

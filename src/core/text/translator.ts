@@ -222,15 +222,21 @@ export type Association = (a: string, b: string) => number;
 const FIT_SHARE = 0.5;
 /** Context words a sense is compared with (the nearest in the text, on both sides). */
 const FIT_WINDOW = 12;
+/**
+ * Words of a text whose senses are fitted; later ones keep theirs. Fitting costs about 0.1 ms a
+ * word; a request is rarely longer, and a pasted document must not hold a request up for seconds.
+ */
+const FIT_MAX_WORDS = 1000;
 
 /**
  * Re-weights the senses of each word with two or more by their fit: the mean, over the other
- * words near it, of the best association between the sense and any of that word's senses.
+ * words near it, of the best association between the sense and any of that word's senses (the
+ * first `FIT_MAX_WORDS` words of a text).
  * Returns new word objects; the best sense of each stays at weight 1 (times the word's scale).
  */
 export function fitSenses(words: readonly BridgedWord[], association: Association): BridgedWord[] {
   return words.map((w, i) => {
-    if (w.english.length < 2) return w;
+    if (i >= FIT_MAX_WORDS || w.english.length < 2) return w;
     const context: BridgedWord[] = [];
     for (let j = Math.max(0, i - FIT_WINDOW); j < Math.min(words.length, i + FIT_WINDOW + 1); j++) {
       if (j !== i && words[j].source !== w.source) context.push(words[j]);
