@@ -175,6 +175,7 @@ export function routeJson(result: RouteResult, root: string) {
     query: result.query,
     library: root,
     dense: result.dense,
+    ...(result.readAs ? { readAs: result.readAs } : {}),
     results: result.candidates.map((c) => ({
       rank: c.rank,
       id: c.skillId,
@@ -192,7 +193,8 @@ const fmt = (n: number | null) => (n === null ? '   -  ' : n.toFixed(3).padStart
 
 function formatRoute(result: RouteResult): string {
   const lines: string[] = [];
-  if (!result.candidates.length) return 'No skill matches this request.\n';
+  if (result.readAs) lines.push(`read as: ${result.readAs}`, '');
+  if (!result.candidates.length) return `${lines.join('\n')}No skill matches this request.\n`;
   lines.push(' #  final  rerank  fused  dense  lexical  skill');
   for (const c of result.candidates) {
     const s = c.scores;

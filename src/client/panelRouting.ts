@@ -7,6 +7,7 @@ import type { RouteItem, RouteResponse } from '../shared/protocol';
 import {
   ACTIVE_RANK_DEPTH,
   isPanelSet,
+  MAX_READ_AS_LENGTH,
   type ActiveSkill,
   type PanelResult,
   type PanelSet,
@@ -104,6 +105,7 @@ export function toRouteSummary(
     results,
     dense: res.dense,
     totalMs: Math.max(0, res.timings.totalMs),
+    ...(res.readAs ? { readAs: res.readAs.slice(0, MAX_READ_AS_LENGTH) } : {}),
     ...(set ? { set } : {}),
   };
 }

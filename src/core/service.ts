@@ -85,6 +85,11 @@ export interface RouteResult {
   /** The reranker that ordered the candidates (absent when reranking was off). */
   reranker?: string;
   /**
+   * How the Chinese-English bridge read a request with Chinese in it: its words in English, as the
+   * English-only encoder reads them and as they meet English skills. Absent for other requests.
+   */
+  readAs?: string;
+  /**
    * The skills chosen to serve the request together: the first `size` candidates. Absent when
    * set selection is off or nothing matched.
    */

@@ -879,12 +879,14 @@ export class WorkspaceIndex {
     const rerank = params.rerank ?? settings.route.rerank;
     const items: RouteItem[] = [];
     let dense: RouteResponse['dense'] = { disabled: 'no library' };
+    let readAs: string | undefined;
     const timings = { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 };
     const sets = new Map<string, RouteSet>();
     for (const lib of ready) {
       const result = await lib.run(async () => (lib.service ? lib.service.route(params.query, { k, rerank }) : null));
       if (!result) continue;
       dense = result.dense;
+      readAs ??= result.readAs;
       if (result.set) sets.set(lib.uri, result.set);
       for (const key of Object.keys(timings) as (keyof typeof timings)[]) timings[key] += result.timings[key];
       for (const c of result.candidates) {
@@ -905,7 +907,7 @@ export class WorkspaceIndex {
     const results = items.slice(0, k).map((item, i) => ({ ...item, rank: i + 1 }));
     // The set comes from one library: the folder of the top result (sets do not span folders).
     const set = results.length ? sets.get(results[0].folder) : undefined;
-    return { query: params.query, results, dense, timings, ...(set ? { set } : {}) };
+    return { query: params.query, results, dense, timings, ...(readAs ? { readAs } : {}), ...(set ? { set } : {}) };
   }
 
   status(): IndexStatus {

@@ -68,6 +68,8 @@ export interface RouteResponse {
   /** Which model gave the dense scores, or why there are none. */
   dense: { model: string } | { disabled: string };
   timings: { embedMs: number; denseMs: number; lexicalMs: number; fuseMs: number; rerankMs: number; totalMs: number };
+  /** How the Chinese-English bridge read a request with Chinese in it (absent otherwise). */
+  readAs?: string;
   /**
    * The skills the router judges to be needed together (the first `size` results of the top
    * result's folder) and the candidates set aside for a probable SKIP conflict with a kept one.

@@ -12,6 +12,8 @@ import { PROFILES, type ProfileId } from '../core/parse/validate';
 
 /** Longest request the panel sends; longer text is cut in the input already. */
 export const MAX_QUERY_LENGTH = 2000;
+/** The bridged English of a request (a Chinese character often becomes a word of several letters). */
+export const MAX_READ_AS_LENGTH = MAX_QUERY_LENGTH * 8;
 /** Most results one request may ask for. */
 export const MAX_K = 50;
 export const DEFAULT_K = 10;
@@ -98,6 +100,8 @@ export interface RouteSummary {
   /** Which model gave the dense scores, or why there are none. */
   dense: { model: string } | { disabled: string };
   totalMs: number;
+  /** How the Chinese-English bridge read the request, when it has Chinese in it. */
+  readAs?: string;
   set?: PanelSet;
 }
 
@@ -255,13 +259,15 @@ const summaryKeys = {
   totalMs: (v: unknown): v is number => isFiniteNumber(v) && v >= 0,
 };
 
+const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH) };
+
 /** Ranks 1..n in order, and no more results than asked for. */
 function coherent(s: RouteSummary): boolean {
   return s.results.length <= s.k && s.results.every((r, i) => r.rank === i + 1);
 }
 
 export const isRouteSummary: Check<RouteSummary> = (v): v is RouteSummary =>
-  shape<RouteSummary>(summaryKeys, { set: isPanelSet })(v) && coherent(v);
+  shape<RouteSummary>(summaryKeys, summaryOptional)(v) && coherent(v);
 
 export const isPanelSnapshot = shape<PanelSnapshot>({
   query: str(MAX_QUERY_LENGTH),
@@ -306,7 +312,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
   results: (v: unknown): v is Extract<HostMessage, { type: 'results' }> =>
     shape<Extract<HostMessage, { type: 'results' }>>(
       { ...summaryKeys, type: str(10), active: nullable(isActiveSkill) },
-      { set: isPanelSet },
+      summaryOptional,
     )(v) && coherent(v),
   error: shape({ type: str(10), message: str(TEXT) }, { requestId: isRequestId }),
   active: shape({ type: str(10), active: nullable(isActiveSkill) }),

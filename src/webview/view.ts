@@ -50,7 +50,10 @@ export function renderStatus(el: HTMLElement, s: ViewState): void {
   const last = s.last;
   if (!last) return fill(el, 'Type a request as a user would say it to an agent, then press Enter.');
   const how = 'model' in last.dense ? `model ${last.dense.model}` : `words only (${last.dense.disabled})`;
-  fill(el, `${plural(last.results.length, 'skill')} for “${last.query}” · ${how} · ${last.totalMs.toFixed(0)} ms`);
+  const summary = `${plural(last.results.length, 'skill')} for “${last.query}” · ${how} · ${last.totalMs.toFixed(0)} ms`;
+  if (!last.readAs) return fill(el, summary);
+  const title = 'How the Chinese-English dictionary bridge read the request: its words in English, as English skills and an English-only model meet it';
+  fill(el, summary, h('div', { class: 'read-as', title }, `Read as: ${last.readAs}`));
 }
 
 export function renderError(el: HTMLElement, message: string | null): void {

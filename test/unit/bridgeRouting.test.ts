@@ -27,6 +27,7 @@ describe('routing across Chinese and English', () => {
       await svc.index();
       const r = await svc.route('帮我把这些PDF发票的金额提取到表格里', { k: 3 });
       assert.equal(r.candidates[0].skillId, 'pdf-invoice');
+      assert.match(r.readAs ?? '', /PDF invoice/, 'the result says how the bridge read the request');
       const bare = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder, settings: { bridgeWeight: 0.8 } });
       await bare.index();
       const without = await bare.route('给我的演讲做一套幻灯片', { k: 3 });
@@ -40,6 +41,7 @@ describe('routing across Chinese and English', () => {
       await svc.index();
       const r = await svc.route('find out why the server logs show this error and suggest a fix', { k: 3 });
       assert.equal(r.candidates[0].skillId, 'zh-logs');
+      assert.equal(r.readAs, undefined, 'an English request is read as it is');
       const weekly = await svc.route('write my weekly report: progress this week and the plan for next week', { k: 3 });
       assert.equal(weekly.candidates[0].skillId, 'zh-weekly');
     });

@@ -774,6 +774,7 @@ class Engine implements LiveSkillService {
           : { disabled: this.init.embedderError ?? 'no embedding model configured' },
     };
     if (scores) result.reranker = this.reranker().id;
+    if (bridged) result.readAs = bridged;
     if (selection && features && candidates.length) {
       const ids = features.ids;
       const size = Math.min(selection.size, candidates.length);
