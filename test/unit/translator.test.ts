@@ -60,6 +60,28 @@ describe('Translator (Chinese-English bridge)', () => {
     assert.equal(long[1001].english[0].text, 'exterior');
   });
 
+  it("follows the dictionary's cross-references, once", () => {
+    const refs = new Translator(
+      dict({
+        健康检查: ['see 體格檢查|体格检查[ti3 ge2 jian3 cha2]'],
+        体格检查: ['physical examination', 'clinical examination', 'health checkup'],
+        一个劲儿: ['erhua variant of 一個勁|一个劲[yi1 ge4 jin4]'],
+        一个劲: ['continuously', 'persistently'],
+        甲乙: ['see 乙甲[yi3 jia3]'],
+        乙甲: ['variant of 甲乙[jia3 yi3]'],
+        丙丁: ['see XYZ'],
+      }),
+      { glossary: new Map() },
+    );
+    const check = refs.translateWord('健康检查');
+    assert.deepEqual(check.map((e) => e.text).sort(), refs.translateWord('体格检查').map((e) => e.text).sort());
+    assert.ok(check.some((e) => e.text === 'examination') && check[0].weight === 1, JSON.stringify(check));
+    assert.equal(refs.translateWord('一个劲儿')[0].text, 'continuously');
+    assert.deepEqual(refs.translateWord('甲乙'), [], 'a reference to a reference stops there');
+    assert.deepEqual(refs.translateWord('丙丁'), [], 'a reference to no Chinese word gives nothing');
+    assert.equal(refs.translate('健康检查失败').text, refs.translateWord('体格检查')[0].text, 'the compound is read, not dropped');
+  });
+
   it('prefers computing senses and drops classifier and variant lines', () => {
     const log = tr.translateWord('日志');
     assert.equal(log[0].text, 'log', 'the (computing) sense wins over the first listed one');

@@ -18,7 +18,7 @@ import { analyze, hasCjk, type Segmenter } from '../text/analyze';
 import { contentHash } from '../text/hash';
 import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
 import { countTerms, LexicalIndex, type Bm25Params, type TermCounts } from '../index/lexicalIndex';
-import { Translator, type BilingualDictionary } from '../text/translator';
+import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
 import {
   DEFAULT_FIRST_STAGE,
   aggregateRows,
@@ -211,7 +211,7 @@ class Engine implements LiveSkillService {
       translator: init.dictionary ? new Translator(init.dictionary) : null,
       encoderReadsChinese: init.embedder?.info.languages?.includes('zh') ?? false,
     };
-    this.analysisTag = `${ANALYSIS_VERSION}.${analysisFingerprint()}${init.dictionary ? ':bridge' : ''}${init.segmenter ? ':seg' : ''}`;
+    this.analysisTag = `${ANALYSIS_VERSION}.${analysisFingerprint()}${init.dictionary ? `:bridge${BRIDGE_VERSION}` : ''}${init.segmenter ? ':seg' : ''}`;
     if (init.embedder) {
       const dims = init.embedder.info.dims;
       this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex());
@@ -573,7 +573,9 @@ class Engine implements LiveSkillService {
   }
 
   private cacheKey(doc: SkillDoc): string {
-    return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.settings.bodyPassages}${this.text.translator ? ':bridge' : ''}`;
+    // Only a Chinese skill's vectors depend on the bridge (its bridged-English row).
+    const bridged = descriptionRows(doc, this.text) === 2 ? String(BRIDGE_VERSION) : '';
+    return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.settings.bodyPassages}${this.text.translator ? `:bridge${bridged}` : ''}`;
   }
 
   /**
@@ -626,7 +628,12 @@ class Engine implements LiveSkillService {
     if (!this.init.embedder || !dense) return;
     if (dense.index.prepare) {
       opts.progress?.('vector index', 0, 1);
-      await dense.index.prepare(dense.signature((id) => this.entries.get(id)?.doc.hash ?? ''));
+      // Keyed like the vectors themselves, so a graph of vectors from an older layout or bridge is
+      // not reused.
+      await dense.index.prepare(dense.signature((id) => {
+        const entry = this.entries.get(id);
+        return entry ? this.cacheKey(entry.doc) : '';
+      }));
       opts.progress?.('vector index', 1, 1);
     }
     const cache = this.init.cache;

@@ -13,6 +13,13 @@
 import { GLOSSARY } from './glossary';
 import { isCjkStopword, isStopword } from './analyze';
 
+/**
+ * Bump when what the bridge makes of a text changes (sense weighing, cross-references,
+ * segmentation), so that indexes cached with the older bridge are rebuilt for Chinese skills.
+ * 2: dictionary cross-references are followed.
+ */
+export const BRIDGE_VERSION = 2;
+
 /** A Chinese → English dictionary (e.g. CC-CEDICT), injected by the host. */
 export interface BilingualDictionary {
   /** English glosses of a simplified Chinese word, one string per sense, best known first. */
@@ -53,6 +60,7 @@ export interface TranslatorOptions {
 }
 
 const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+const CJK_ONLY = /^[\u3400-\u9fff\uf900-\ufaff]+$/;
 const TECH_TAG = /\((?:computing|computer|software|Internet|programming|networking|electronics|math\.?|mathematics|statistics|finance|chemistry|biology|medicine)\)/i;
 const SKIP_SENSE = /^(?:variant of|old variant|archaic variant|see |surname|CL:|used in|also written|erhua variant|Japanese variant|pr\.|abbr\. for|onomat|\(dialect\)|\(old\)|\(literary\)|\(classical\))/i;
 /** Function words and measure words whose glosses would only add noise to a request. */
@@ -63,6 +71,22 @@ const SKIP_WORDS = new Set([
   '其中', '相关', '对于', '根据', '帮忙', '希望', '想要', '麻烦', '一样', '时候', '东西', '感觉', '比较', '非常', '还是', '或者', '以下', '以上',
 ]);
 const FILLER = new Set(['sb', 'sth', 'etc', 'one', "one's", 'oneself', 'something', 'someone', 'somebody', 'thing', 'kind', 'sort']);
+
+/** A cross-reference gloss: "see 體格檢查|体格检查[ti3 ...]", "erhua variant of 一個勁|一个劲[...]". */
+const REFERENCE = /^(?:see(?: also)?|(?:(?:old|archaic|erhua|Japanese) )?variant of|also written)\s+([^\s[]+)/i;
+
+/** The simplified headword the first cross-reference among `senses` points to. */
+function referenceOf(senses: readonly string[]): string | undefined {
+  for (const sense of senses) {
+    for (const piece of sense.split(/;\s*/)) {
+      const m = REFERENCE.exec(piece.trim());
+      if (!m) continue;
+      const target = m[1].slice(m[1].lastIndexOf('|') + 1);
+      if (CJK_ONLY.test(target)) return target;
+    }
+  }
+  return undefined;
+}
 
 /** English content words of one gloss piece. */
 function contentWords(piece: string): string[] {
@@ -130,8 +154,12 @@ export class Translator {
     return this.keepBest(scored, raw[0].weight);
   }
 
-  /** Dictionary senses of a word as single English words, weighted by sense order and domain. */
-  private dictionarySenses(word: string): EnglishTerm[] {
+  /**
+   * Dictionary senses of a word as single English words, weighted by sense order and domain. A
+   * word whose entries only point elsewhere ("see 体格检查", "variant of 一个劲") takes the senses
+   * of the word they point to: 健康检查 is "health checkup", not nothing.
+   */
+  private dictionarySenses(word: string, follow = true): EnglishTerm[] {
     const senses = this.dict?.glosses(word);
     if (!senses) return [];
     const best = new Map<string, number>();
@@ -153,7 +181,10 @@ export class Translator {
     // "behind", "after") is not cut before the library has a say.
     const single = word.length === 1 ? 0.6 : 1;
     const top = Math.max(0, ...best.values());
-    if (top <= 0) return [];
+    if (top <= 0) {
+      const target = follow ? referenceOf(senses) : undefined;
+      return target && target !== word ? this.dictionarySenses(target, false).map((t) => ({ text: t.text, weight: (t.weight / (target.length === 1 ? 0.6 : 1)) * single })) : [];
+    }
     return [...best]
       .map(([text, weight]) => ({ text, weight: (weight / top) * single }))
       .sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : 1));
