@@ -98,7 +98,11 @@ export class Translator {
   private readonly maxSenses: number;
   private readonly minWeight: number;
   private readonly maxLen: number;
-  private readonly wordCache = new Map<string, EnglishTerm[]>();
+  /**
+   * Senses per word: all the dictionary's (`all`, for weighing by the library's vocabulary) and the
+   * best kept without it (`best`); glossary and skipped words are `trusted` as they are.
+   */
+  private readonly wordCache = new Map<string, { all: EnglishTerm[]; best: EnglishTerm[]; trusted: boolean }>();
 
   constructor(
     private readonly dict: BilingualDictionary | null,
@@ -135,23 +139,24 @@ export class Translator {
    * re-weights dictionary senses by the library's vocabulary (glossary senses are trusted).
    */
   translateWord(word: string, familiarity?: Familiarity): EnglishTerm[] {
-    let raw = this.wordCache.get(word);
-    if (!raw) {
+    let known = this.wordCache.get(word);
+    if (!known) {
       const fromGlossary = this.glossary.get(word);
-      raw =
-        isCjkStopword(word) || SKIP_WORDS.has(word)
-          ? []
-          : fromGlossary
-            ? fromGlossary.slice(0, this.maxSenses).map((text, i) => ({ text, weight: 1 / (1 + 0.25 * i) }))
-            : this.dictionarySenses(word);
+      if (isCjkStopword(word) || SKIP_WORDS.has(word)) known = { all: [], best: [], trusted: true };
+      else if (fromGlossary) {
+        const senses = fromGlossary.slice(0, this.maxSenses).map((text, i) => ({ text, weight: 1 / (1 + 0.25 * i) }));
+        known = { all: senses, best: senses, trusted: true };
+      } else {
+        const all = this.dictionarySenses(word);
+        known = { all, best: this.keepBest(all, all[0]?.weight ?? 1), trusted: false };
+      }
       // Bounded: odd input must not grow it forever.
       if (this.wordCache.size > 100_000) this.wordCache.clear();
-      this.wordCache.set(word, raw);
+      this.wordCache.set(word, known);
     }
-    if (this.glossary.has(word)) return raw;
-    if (!familiarity || !raw.length) return this.keepBest(raw, raw[0]?.weight ?? 1);
-    const scored = raw.map((t) => ({ text: t.text, weight: t.weight * (0.25 + 0.75 * familiarity(t.text)) }));
-    return this.keepBest(scored, raw[0].weight);
+    if (known.trusted || !familiarity || !known.all.length) return known.best;
+    const scored = known.all.map((t) => ({ text: t.text, weight: t.weight * (0.25 + 0.75 * familiarity(t.text)) }));
+    return this.keepBest(scored, known.all[0].weight);
   }
 
   /**
