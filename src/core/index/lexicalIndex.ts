@@ -350,8 +350,10 @@ export class LexicalIndex {
       if (tail) mark(tail.docs, tail.tf, 0, tail.docs.length, 0);
       if (n) bits = set;
     }
-    // Bounded: each entry is a bit per skill, and requests with junk tokens must not grow it forever.
-    if (this.nativeDocsCache.size > 20_000) this.nativeDocsCache.clear();
+    // Bounded to ~32 MB of bitsets (a bit per skill each): requests with junk tokens, or a very
+    // large library, must not grow it without end.
+    const limit = Math.min(20_000, Math.max(256, Math.floor((32 << 20) / (4 * ((this.keyOf.length + 31) >>> 5) || 1))));
+    if (this.nativeDocsCache.size >= limit) this.nativeDocsCache.clear();
     this.nativeDocsCache.set(term, { bits, n });
     return bits ?? undefined;
   }

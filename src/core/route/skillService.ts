@@ -900,7 +900,7 @@ const MAX_MATCHED = 24;
  * given, not the whole clause; with `senses`, a Chinese word also matches through its English
  * senses.
  */
-export function matchedWords(text: string, m: PassageMatcher): string[] {
+function matchedWords(text: string, m: PassageMatcher): string[] {
   const out = new Set<string>();
   const hit = (word: string) => analyze(word, { segmenter: m.segmenter }).some((t) => m.terms.has(t));
   for (const match of text.matchAll(SURFACE_WORD)) {
