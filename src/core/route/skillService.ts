@@ -14,7 +14,7 @@ import type {
   RouteResult,
   SkillDoc,
 } from '../service';
-import { analyze, hasCjk, type Segmenter } from '../text/analyze';
+import { analyze, CJK_RUN, hasCjk, type Segmenter } from '../text/analyze';
 import { contentHash } from '../text/hash';
 import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
 import { countTerms, LexicalIndex, type Bm25Params, type TermCounts } from '../index/lexicalIndex';
@@ -891,7 +891,6 @@ function bestPassage(entry: Entry, fields: SkillFields, denseRow: number | undef
 }
 
 const SURFACE_WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#-]*/gu;
-const CJK_RUNS = /[\u3400-\u9fff\uf900-\ufaff]+/g;
 const MAX_MATCHED = 24;
 
 /**
@@ -908,12 +907,12 @@ function matchedWords(text: string, m: PassageMatcher): string[] {
     if (!hasCjk(word)) {
       if (hit(word)) out.add(word);
     } else {
-      for (const run of word.match(CJK_RUNS) ?? []) {
+      for (const run of word.match(CJK_RUN) ?? []) {
         for (const piece of analyze(run, { segmenter: m.segmenter })) {
           if (m.terms.has(piece) || m.senses?.(piece).some((t) => m.terms.has(t))) out.add(piece);
         }
       }
-      for (const latin of word.replace(CJK_RUNS, ' ').matchAll(SURFACE_WORD)) if (hit(latin[0])) out.add(latin[0]);
+      for (const latin of word.replace(CJK_RUN, ' ').matchAll(SURFACE_WORD)) if (hit(latin[0])) out.add(latin[0]);
     }
     if (out.size >= MAX_MATCHED) break;
   }

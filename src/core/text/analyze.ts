@@ -18,7 +18,14 @@ const STOP = new Set<string>([
 const CJK_STOP = new Set(['的', '了', '和', '是', '在', '我', '有', '一个', '这个', '那个', '我们', '你', '请', '把', '帮', '帮我', '用', '要', '就', '也', '都', '并', '与', '或', '及', '对', '中', '上', '下', '吗', '呢', '吧', '啊', '个', '让', '给', '做']);
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
-const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+/** Runs of Chinese (CJK unified and compatibility) characters; global, for `matchAll` and `replace`. */
+export const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
+const ALL_CJK = /^[\u3400-\u9fff\uf900-\ufaff]+$/;
+
+/** Whether `text` is Chinese characters only (and not empty). */
+export function isAllCjk(text: string): boolean {
+  return ALL_CJK.test(text);
+}
 /** Word-ish runs: letters/digits with inner `.`, `_`, `-`, `+`, `#` (node.js, c++, c#, snake_case). */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#'-]*/gu;
 /**

@@ -10,12 +10,11 @@
  * Technical terms (mixed case, all capitals, digits, dotted names) and words without a Chinese
  * word the library uses stay in English, as they do in real Chinese requests.
  */
-import { hasCjk, isStopword, stemWord } from './analyze';
+import { hasCjk, isAllCjk, isStopword, stemWord } from './analyze';
 
 /** How common a Chinese word is in the library, 0 when it never occurs. */
 export type Commonness = (chinese: string) => number;
 
-const ALL_CJK = /^[\u3400-\u9fff\uf900-\ufaff]+$/u;
 /** Single English words of a gloss: senses split on ";" and ",", "(...)" notes and a leading "to " dropped. */
 function glossWords(sense: string): string[] {
   return sense
@@ -38,7 +37,7 @@ export class ReverseBridge {
     private readonly commonness: Commonness,
   ) {
     for (const [head, senses] of entries) {
-      if (head.length < 2 || head.length > 4 || !ALL_CJK.test(head)) continue;
+      if (head.length < 2 || head.length > 4 || !isAllCjk(head)) continue;
       for (const sense of senses) {
         for (const word of glossWords(sense)) {
           const key = stemWord(word);

@@ -11,7 +11,7 @@
  * whose words the library never uses is rarely the one meant).
  */
 import { GLOSSARY } from './glossary';
-import { isCjkStopword, isStopword } from './analyze';
+import { CJK_RUN, isAllCjk, isCjkStopword, isStopword } from './analyze';
 
 /**
  * Bump when what the bridge makes of a text changes (sense weighing, cross-references,
@@ -59,8 +59,6 @@ export interface TranslatorOptions {
   minWeight?: number;
 }
 
-const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff]+/g;
-const CJK_ONLY = /^[\u3400-\u9fff\uf900-\ufaff]+$/;
 const TECH_TAG = /\((?:computing|computer|software|Internet|programming|networking|electronics|math\.?|mathematics|statistics|finance|chemistry|biology|medicine)\)/i;
 const SKIP_SENSE = /^(?:variant of|old variant|archaic variant|see |surname|CL:|used in|also written|erhua variant|Japanese variant|pr\.|abbr\. for|onomat|\(dialect\)|\(old\)|\(literary\)|\(classical\))/i;
 /** Function words and measure words whose glosses would only add noise to a request. */
@@ -82,7 +80,7 @@ function referenceOf(senses: readonly string[]): string | undefined {
       const m = REFERENCE.exec(piece.trim());
       if (!m) continue;
       const target = m[1].slice(m[1].lastIndexOf('|') + 1);
-      if (CJK_ONLY.test(target)) return target;
+      if (isAllCjk(target)) return target;
     }
   }
   return undefined;
