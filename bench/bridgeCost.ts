@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeSkillBytes, parseSkill } from '../src/core/parse/skillDoc';
-import type { SkillDoc } from '../src/core/service';
+import type { SkillDoc } from '../src/core/types';
 import { LexicalIndex } from '../src/core/index/lexicalIndex';
 import { Translator } from '../src/core/text/translator';
 import { DEFAULT_FIRST_STAGE, bridgeQuery, lexicalFields, libraryAssociation, libraryFamiliarity, queryTerms, type TextContext } from '../src/core/route/firstStage';

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseSkill, decodeSkillBytes } from '../src/core/parse/skillDoc';
-import type { SkillDoc } from '../src/core/service';
+import type { SkillDoc } from '../src/core/types';
 import { LexicalIndex, DEFAULT_BM25, type Bm25Params } from '../src/core/index/lexicalIndex';
 import { splitPassages, type Passage } from '../src/core/text/passages';
 import { contentHash } from '../src/core/text/hash';

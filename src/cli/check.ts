@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { CORE_SCHEMA, load as loadYaml, YAMLException } from 'js-yaml';
 import { isProfileId, PROFILES, type ProfileId } from '../core/parse/validate';
-import type { SkillDoc, SkillService } from '../core/service';
+import type { SkillService } from '../core/service';
+import type { SkillDoc } from '../core/types';
 import type { Finding, Severity, TextRange } from '../core/types';
 import {
   ENGINE_OPTIONS,

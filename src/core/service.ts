@@ -1,29 +1,5 @@
 /** Public shape of the routing engine: what the CLI, the language server and the panel call. */
-import type { CancelToken, Finding, ProgressSink, TextRange } from './types';
-
-/** One parsed SKILL.md. */
-export interface SkillDoc {
-  /** Folder path relative to the library root, `/`-separated (e.g. `tools/pdf-extract`). */
-  id: string;
-  /** Path of the SKILL.md relative to the library root, `/`-separated. */
-  path: string;
-  name: string;
-  description: string;
-  /** Markdown body after the front matter. */
-  body: string;
-  /** Front matter as parsed (empty object when missing or malformed). */
-  frontMatter: Record<string, unknown>;
-  /** Ranges of top-level front-matter keys (key and value) for diagnostics. */
-  keyRanges: Record<string, TextRange>;
-  /** Zero-based line where the body starts. */
-  bodyStartLine: number;
-  /** `zh` when the description contains CJK characters, else `en`. */
-  lang: 'en' | 'zh';
-  /** Content hash of the file text; keys cached vectors. */
-  hash: string;
-  /** Parse and validation problems of this file. */
-  findings: Finding[];
-}
+import type { CancelToken, ProgressSink, SkillDoc } from './types';
 
 export interface StageScores {
   /** Cosine similarity of the best skill vector (null when no embedder is loaded). */

@@ -7,7 +7,7 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import { pairFindingsFor } from '../core/analysis/findings';
 import type { PairFinding } from '../core/analysis/types';
-import type { SkillDoc } from '../core/service';
+import type { SkillDoc } from '../core/types';
 import type { Finding, Severity, TextRange } from '../core/types';
 import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
 import type { ServerSettings } from './settings';

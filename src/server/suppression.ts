@@ -6,7 +6,7 @@
  *   the twins it applies to; a code alone silences it in this file; names alone silence every
  *   pair finding about them.
  */
-import type { SkillDoc } from '../core/service';
+import type { SkillDoc } from '../core/types';
 
 export interface Suppressions {
   /** Twins whose pair findings are dismissed, by code (`*` for every pair code). */

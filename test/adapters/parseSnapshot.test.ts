@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { SkillDoc } from '../../src/core/service';
+import type { SkillDoc } from '../../src/core/types';
 import { FsWorkspace } from '../../src/node/fsWorkspace';
 import { openLibrary } from '../../src/node/library';
 import { FileParseCache, PARSE_FILE } from '../../src/node/parseSnapshot';

@@ -12,7 +12,7 @@ import { parseFrontMatter, type FrontMatterResult } from '../../src/core/parse/f
 import { decodeSkillBytes, MAX_SKILL_BYTES, parseSkill, SkillReadError } from '../../src/core/parse/skillDoc';
 import { PROFILES, validateFrontMatter, type ProfileId } from '../../src/core/parse/validate';
 import { createSkillService } from '../../src/core/route/skillService';
-import type { SkillDoc } from '../../src/core/service';
+import type { SkillDoc } from '../../src/core/types';
 import { cleanMarkdown } from '../../src/core/text/passages';
 import type { Finding, TextRange } from '../../src/core/types';
 import { FsWorkspace } from '../../src/node/fsWorkspace';

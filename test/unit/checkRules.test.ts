@@ -22,7 +22,8 @@ import {
   type CheckReport,
   type RoutingTest,
 } from '../../src/cli/check';
-import type { RouteResult, SkillDoc, SkillService } from '../../src/core/service';
+import type { RouteResult, SkillService } from '../../src/core/service';
+import type { SkillDoc } from '../../src/core/types';
 import type { Finding } from '../../src/core/types';
 
 const skills = [

@@ -3,7 +3,7 @@ import { candidatePairs, findConflicts, judgePair, SkillProfiles } from '../../s
 import { detectFacets, facetMismatches, isUmbrella, mentionsSkill } from '../../src/core/analysis/facets';
 import { pairFindingsFor } from '../../src/core/analysis/findings';
 import { createSkillService } from '../../src/core/route/skillService';
-import type { SkillDoc } from '../../src/core/service';
+import type { SkillDoc } from '../../src/core/types';
 import { analyze } from '../../src/core/text/analyze';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 

@@ -3,7 +3,7 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { parseSkill } from '../../src/core/parse/skillDoc';
 import type { ProfileId } from '../../src/core/parse/validate';
-import type { SkillDoc } from '../../src/core/service';
+import type { SkillDoc } from '../../src/core/types';
 import { BUILT_IN_OVERLAP, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from '../../src/server/diagnostics';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/server/settings';
 import { isSuppressed, readSuppressions } from '../../src/server/suppression';

@@ -14,7 +14,8 @@ import {
 } from '../../src/core/eval/metrics';
 import { parseQueries, QueryFileError } from '../../src/core/eval/queries';
 import { formatEvalTable, runEval } from '../../src/cli/eval';
-import type { RouteResult, SkillDoc, SkillService } from '../../src/core/service';
+import type { RouteResult, SkillService } from '../../src/core/service';
+import type { SkillDoc } from '../../src/core/types';
 
 const L2 = 1 / Math.log2(3); // discount of rank 2
 const L3 = 1 / Math.log2(4); // rank 3 = 0.5

@@ -4,7 +4,7 @@ import { checkModel, HeuristicReranker, LearnedReranker, modelScores, shippedRer
 import { FieldCache, listFeatures, POINT_FEATURES, type ListFeatures, type RerankRequest } from '../../src/core/route/rerankFeatures';
 import { selectSet } from '../../src/core/route/setSelection';
 import { createSkillService } from '../../src/core/route/skillService';
-import type { SkillDoc } from '../../src/core/service';
+import type { SkillDoc } from '../../src/core/types';
 import type { CrossEncoder } from '../../src/core/types';
 import { analyze } from '../../src/core/text/analyze';
 import { splitPassages } from '../../src/core/text/passages';

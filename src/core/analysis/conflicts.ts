@@ -8,7 +8,7 @@
  * The same judgement feeds the `skill.conflict` findings, the reranker's compatibility features
  * and set selection in routing.
  */
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import type { PairFinding } from './types';
 import {
   detectFacets,

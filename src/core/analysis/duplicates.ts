@@ -2,7 +2,7 @@
  * Near-duplicate detection: two skills whose name + description say the same thing. Dense
  * similarity of the name + description vectors when a model is loaded, else word overlap.
  */
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import type { PairFinding } from './types';
 
 export interface DuplicateOptions {

@@ -1,5 +1,5 @@
 /** Turns pair findings into per-skill findings (one on each side, pointing at the other). */
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import type { Finding, Severity } from '../types';
 import type { PairFinding } from './types';
 

@@ -1,5 +1,5 @@
 /** Turns the bytes of one SKILL.md into a `SkillDoc`, with a clear reason when it cannot. */
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import type { Finding } from '../types';
 import { hasCjk } from '../text/analyze';
 import { contentHash } from '../text/hash';

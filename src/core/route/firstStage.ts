@@ -8,7 +8,7 @@
  * the Chinese-English bridge adds English senses of Chinese words (and Chinese skills carry the
  * English senses of their own text in a `bridge` field), so both languages meet in one index.
  */
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import type { FieldTerms, LexicalIndex } from '../index/lexicalIndex';
 import { analyze, hasCjk, stemWord, type Segmenter } from '../text/analyze';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';

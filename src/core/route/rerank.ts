@@ -6,7 +6,7 @@
  * hand-weighted heuristic (kept for comparison).
  */
 import shipped from '../../../models/reranker/weights.json';
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import { analyze, type Segmenter } from '../text/analyze';
 import type { CancelToken, CrossEncoder } from '../types';
 import { contextFeatures, CONTEXT_FEATURES, POINT_FEATURES, type ListFeatures, type RerankRequest } from './rerankFeatures';

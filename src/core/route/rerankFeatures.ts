@@ -13,7 +13,7 @@
 import { judgePair, termCosine, type SkillProfile, type SkillProfiles } from '../analysis/conflicts';
 import { facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
 import type { SkipReason } from '../analysis/types';
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import { hasCjk } from '../text/analyze';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';
 

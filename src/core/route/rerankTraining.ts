@@ -15,7 +15,7 @@
  */
 import { judgePair, profileSimilarity, type ConflictOptions, type SkillProfile, type SkillProfiles } from '../analysis/conflicts';
 import { DEFAULT_CONFLICT } from '../analysis/conflicts';
-import type { SkillDoc } from '../service';
+import type { SkillDoc } from '../types';
 import { hasCjk } from '../text/analyze';
 import { headings } from '../text/passages';
 import { modelScores, orderBy, softmax, type ListReranker, type RegimeWeights, type RerankerModel } from './rerank';

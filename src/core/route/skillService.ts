@@ -4,16 +4,8 @@
  */
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import type { ProfileId } from '../parse/validate';
-import type {
-  IndexOptions,
-  IndexStats,
-  MatchedPassage,
-  RouteCandidate,
-  RouteOptions,
-  LiveSkillService,
-  RouteResult,
-  SkillDoc,
-} from '../service';
+import type { IndexOptions, IndexStats, MatchedPassage, RouteCandidate, RouteOptions, LiveSkillService, RouteResult } from '../service';
+import type { SkillDoc } from '../types';
 import { analyze, CJK_RUN, hasCjk, type Segmenter } from '../text/analyze';
 import { contentHash } from '../text/hash';
 import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
