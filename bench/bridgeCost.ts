@@ -11,7 +11,9 @@ import { decodeSkillBytes, parseSkill } from '../src/core/parse/skillDoc';
 import type { SkillDoc } from '../src/core/types';
 import { LexicalIndex } from '../src/core/index/lexicalIndex';
 import { Translator } from '../src/core/text/translator';
-import { DEFAULT_FIRST_STAGE, bridgeQuery, lexicalFields, libraryAssociation, libraryFamiliarity, queryTerms, type TextContext } from '../src/core/route/firstStage';
+import { analyseRequest, libraryAssociation, libraryFamiliarity } from '../src/core/route/request';
+import { DEFAULT_FIRST_STAGE } from '../src/core/route/settings';
+import { lexicalFields, type TextContext } from '../src/core/route/skillText';
 import { hasCjk } from '../src/core/text/analyze';
 import { parseQueries } from '../src/core/eval/queries';
 import { FsWorkspace } from '../src/node/fsWorkspace';
@@ -66,12 +68,12 @@ async function main() {
   const translator = new Translator(dict);
   const bridged = indexWith({ segmenter, translator });
 
-  const times = (ctx: TextContext, ix: LexicalIndex, bridge: boolean) =>
+  // The request analysis with the bridge of `ctx` (none without a translator), then the search.
+  const times = (ctx: TextContext, ix: LexicalIndex) =>
     queries.map((q) => {
       const start = performance.now();
-      const w = queryTerms(q, ix, DEFAULT_FIRST_STAGE, ctx);
-      if (bridge) bridgeQuery(q, w, ix, DEFAULT_FIRST_STAGE, ctx);
-      ix.search(w);
+      const req = analyseRequest(q, ix, DEFAULT_FIRST_STAGE, ctx);
+      ix.search(req.weights, undefined, req.translated);
       return performance.now() - start;
     });
   // The bridge alone on the Chinese requests: senses weighed by the dictionary and the library's
@@ -89,9 +91,9 @@ async function main() {
   const setsMb = heapMb() - beforeSets;
   const noFit = bridgeTimes(false);
   const fitWarm = bridgeTimes(true);
-  times({ segmenter, translator }, bridged.ix, true);
-  const qPlain = times({ segmenter }, plain.ix, false);
-  const qBridge = times({ segmenter, translator }, bridged.ix, true);
+  times({ segmenter, translator }, bridged.ix);
+  const qPlain = times({ segmenter }, plain.ix);
+  const qBridge = times({ segmenter, translator }, bridged.ix);
   const zh = docs.filter((d) => /[\u3400-\u9fff]/.test(d.description)).length;
 
   console.log(`| what | value |\n|---|--:|`);

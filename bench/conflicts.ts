@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const known = new Set(svc.skills().map((s) => s.id));
   const decisions = readJsonl<Decision>(path.join(values.queries!, 'dev-decisions.jsonl'));
   const skips = readJsonl<{ skill_ids: string[]; reason: SkipReason; k: number }>(path.join(values.queries!, 'dev-skips.jsonl'));
-  const judge = (ids: string[]) => svc.judgeSet!(ids).reason;
+  const judge = (ids: string[]) => svc.judgeSet(ids).reason;
 
   // SKIP vs WRITE over all decisions, overall and by set size and language.
   const groups = new Map<string, { tp: number; fp: number; fn: number; tn: number }>();

@@ -20,8 +20,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SkillProfiles } from '../src/core/analysis/conflicts';
-import { checkModel, modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
-import { CONTEXT_FEATURES, isHardConflict, POINT_FEATURES } from '../src/core/route/rerankFeatures';
+import { checkModel, heuristicScores, modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
+import { CONTEXT_FEATURES, isHardConflict, POINT, POINT_FEATURES } from '../src/core/route/rerankFeatures';
 import {
   choosePrior,
   DEFAULT_PSEUDO,
@@ -33,7 +33,7 @@ import {
   trainRegime,
   type PseudoRequest,
   type TrainingList,
-  featureRecorder,
+  requestFeatures,
   withoutCandidates,
 } from '../src/core/route/rerankTraining';
 import { formatEvalTable } from '../src/cli/eval';
@@ -78,21 +78,19 @@ interface Labelled extends PseudoRequest {
 
 /** Routes every request once and records the rerank stage's features and graded targets. */
 async function collect(regime: Regime, requests: readonly Labelled[]): Promise<TrainingList[]> {
-  const recorder = featureRecorder();
   const threads = values.threads ? Number(values.threads) : undefined;
-  const svc = await openLibrary({ root: values.library!, noModel: regime === 'lexical', reranker: recorder.reranker, threads });
+  const svc = await openLibrary({ root: values.library!, noModel: regime === 'lexical', threads });
   try {
     const stats = await svc.index();
     if (regime === 'dense' && !stats.model) throw new Error(`the dense regime needs the embedding model: ${stats.denseDisabled}`);
     log(`${regime}: ${stats.skills} skills indexed; routing ${requests.length} pseudo-requests`);
     const lists: TrainingList[] = [];
     const partner = (target: string, candidate: string): boolean => {
-      const j = svc.judgeSet!([target, candidate]).pairs[0];
+      const j = svc.judgeSet([target, candidate]).pairs[0];
       return !!j && isHardConflict(j.reason);
     };
     for (const [n, r] of requests.entries()) {
-      await svc.route(r.query, { k: 20, passages: false, select: false });
-      const taken = recorder.take();
+      const taken = await requestFeatures(svc.pipeline, r.query);
       const features = taken && r.hidden ? withoutCandidates(taken, r.hidden) : taken;
       if (features) {
         const grades = gradeList(features.ids, r.targets, (g, c) => (r.alsoOk?.includes(c) ?? false) || partner(g, c));
@@ -253,7 +251,7 @@ function trainWeights(lists: Record<Regime, TrainingList[]>, opts: typeof DEFAUL
     const { weights, losses } = trainRegime(train, opts);
     regimes[regime] = weights;
     const probe = { pointFeatures: [...POINT_FEATURES], contextFeatures: [...CONTEXT_FEATURES], regimes: { dense: weights, lexical: weights } } as unknown as RerankerModel;
-    const first = hitAt1(held, (l) => l.features.point.map((x) => x[0]));
+    const first = hitAt1(held, (l) => l.features.point.map((x) => x[POINT.fused]));
     const pass1 = hitAt1(held, (l) => modelScores(probe, l.features, true).pass1);
     const pass2 = hitAt1(held, (l) => modelScores(probe, l.features, true).pass2);
     report[regime] = {
@@ -324,8 +322,7 @@ function crossValidate(pseudo: Record<Regime, TrainingList[]>, dev: NonNullable<
         if (fold(i) !== k) return;
         add('first stage', i, list.features.ids.map((_, j) => j));
         // The earlier hand-weighted reranker, from the same point features.
-        const col = (name: (typeof POINT_FEATURES)[number]) => POINT_FEATURES.indexOf(name);
-        const heuristic = list.features.point.map((x) => x[col('fused')] + 0.25 * x[col('nameMention')] + 0.1 * x[col('nameCoverage')] + 0.15 * x[col('descriptionCoverage')]);
+        const heuristic = heuristicScores(list.features);
         add('heuristic reranker (before)', i, orderBy(heuristic));
         add('heuristic reranker + set selection', i, selectSet(list.features, heuristic, DEFAULT_SET).order);
         score(trained, 'learned, pseudo-requests only (prior 0)', i);

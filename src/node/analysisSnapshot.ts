@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FIELDS, type TermCounts } from '../core/index/lexicalIndex';
-import type { AnalysisCache, SkillAnalysis } from '../core/route/skillService';
+import type { AnalysisCache, SkillAnalysis } from '../core/index/caches';
 import type { Logger } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
 import { KeyedCacheFile, readFrame, StaleCacheFile, writeFrame } from './cacheFile';

@@ -7,11 +7,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createSkillService, type RoutingSettings } from '../core/route/skillService';
+import { createSkillService, type RoutingEngine } from '../core/route/skillService';
+import type { RoutingSettings } from '../core/route/settings';
 import type { ProfileId } from '../core/parse/validate';
-import type { LiveSkillService } from '../core/service';
 import type { DuplicateOptions } from '../core/analysis/duplicates';
-import type { ListReranker } from '../core/route/rerank';
 import type { CrossEncoder, Embedder, Logger, ProgressSink } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
 import type { SkillWorkspace } from '../core/workspace';
@@ -56,8 +55,6 @@ export interface OpenLibraryOptions {
   noBridge?: boolean;
   /** Near-duplicate thresholds (the engine's defaults when absent). */
   duplicates?: Partial<DuplicateOptions>;
-  /** Replaces the rerank stage (the reranker training script records features through it). */
-  reranker?: ListReranker;
   /** Open editor buffers by absolute path (they win over disk). */
   overlay?: Map<string, string>;
   exclude?: string[];
@@ -100,7 +97,7 @@ function safeName(id: string): string {
 }
 
 /** Opens a library; a model that fails to load turns semantic routing off with the reason. */
-export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillService> {
+export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngine> {
   const log = opts.logger ?? SILENT_LOGGER;
   const root = path.resolve(opts.root);
   const workspace: SkillWorkspace = root.endsWith('.jsonl')
@@ -160,7 +157,6 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillSe
     profiles: opts.profiles,
     settings: opts.settings,
     duplicates: opts.duplicates,
-    reranker: opts.reranker,
     logger: log,
   });
 }

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { ParseCache } from '../core/route/skillService';
+import type { ParseCache } from '../core/index/caches';
 import type { SkillDoc } from '../core/types';
 import type { Logger } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';

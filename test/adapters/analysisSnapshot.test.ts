@@ -3,10 +3,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { countTerms, FIELDS, LexicalIndex, type FieldTerms, type TermCounts } from '../../src/core/index/lexicalIndex';
-import type { SkillAnalysis } from '../../src/core/route/skillService';
+import type { SkillAnalysis } from '../../src/core/index/caches';
 import { ANALYSIS_FILE, FileAnalysisCache } from '../../src/node/analysisSnapshot';
 import { openLibrary } from '../../src/node/library';
-import { lexicalFields } from '../../src/core/route/firstStage';
+import { lexicalFields } from '../../src/core/route/skillText';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples/library');

@@ -132,9 +132,9 @@ describe('service conflicts', () => {
   it('judges a set: the specific conflict wins, a compatible set has none', async () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files()), embedder: new FakeEmbedder() });
     await svc.index();
-    const j = svc.judgeSet!(['a/blob-rust', 'a/blob-go', 'a/pdf-text']);
+    const j = svc.judgeSet(['a/blob-rust', 'a/blob-go', 'a/pdf-text']);
     assert.equal(j.reason, 'language_ecosystem_mismatch');
     assert.equal(j.pairs.length, 3);
-    assert.equal(svc.judgeSet!(['a/blob-rust', 'nope']).pairs.length, 0, 'unknown ids are left out');
+    assert.equal(svc.judgeSet(['a/blob-rust', 'nope']).pairs.length, 0, 'unknown ids are left out');
   });
 });

@@ -1,19 +1,9 @@
 import { strict as assert } from 'node:assert';
-import {
-  DEFAULT_FIRST_STAGE,
-  aggregateRows,
-  bestRow,
-  bridgeQuery,
-  denseQueryText,
-  embedTexts,
-  expandByFeedback,
-  fuse,
-  isCodeLine,
-  lexicalFields,
-  libraryAssociation,
-  normalise,
-  queryTerms,
-} from '../../src/core/route/firstStage';
+import { BruteForceIndex, DenseStore } from '../../src/core/route/denseStore';
+import { analyseRequest, denseQueryText, isCodeLine, libraryAssociation, queryTerms } from '../../src/core/route/request';
+import { expandByFeedback, fuse, normalise } from '../../src/core/route/retrieve';
+import { DEFAULT_FIRST_STAGE } from '../../src/core/route/settings';
+import { embedTexts, lexicalFields } from '../../src/core/route/skillText';
 import { LexicalIndex } from '../../src/core/index/lexicalIndex';
 import { parseSkill } from '../../src/core/parse/skillDoc';
 import { splitPassages } from '../../src/core/text/passages';
@@ -70,12 +60,14 @@ describe('first stage', () => {
       const weights = new Map([['kafka', 1]]);
       const first = ix.search(weights);
       const terms = new Map([['a', ['kafka', 'consum', 'lag']], ['b', ['kafka', 'topic']], ['c', ['pdf']]]);
-      assert.equal(expandByFeedback(weights, first, (id) => terms.get(id)!, ix, { ...S, prfDocs: 0 }), false);
-      assert.ok(expandByFeedback(weights, first, (id) => terms.get(id)!, ix, { ...S, prfDocs: 2, prfTerms: 2, prfWeight: 0.3 }));
-      assert.equal(weights.get('kafka'), 1, 'request terms keep their weight');
-      assert.equal(weights.size, 3);
-      assert.ok(!weights.has('pdf'));
-      assert.equal(Math.max(...[...weights].filter(([t]) => t !== 'kafka').map(([, w]) => w)), 0.3);
+      assert.equal(expandByFeedback(weights, first, (id) => terms.get(id)!, ix, { ...S, prfDocs: 0 }), null);
+      const expanded = expandByFeedback(weights, first, (id) => terms.get(id)!, ix, { ...S, prfDocs: 2, prfTerms: 2, prfWeight: 0.3 });
+      assert.ok(expanded);
+      assert.equal(weights.size, 1, "the request's own weights are not changed");
+      assert.equal(expanded.get('kafka'), 1, 'request terms keep their weight');
+      assert.equal(expanded.size, 3);
+      assert.ok(!expanded.has('pdf'));
+      assert.equal(Math.max(...[...expanded].filter(([t]) => t !== 'kafka').map(([, w]) => w)), 0.3);
     });
   });
 
@@ -90,28 +82,28 @@ describe('first stage', () => {
       assert.deepEqual(fields.bridgeBody, ['export', 'report'], 'the body as written (its heading included; "正文" has no glossary sense)');
       const withBody = lexicalFields(doc('zb', skill('zb', '数据', '# 说明\n导出日志')), { translator });
       assert.ok(withBody.bridgeBody!.includes('export') && withBody.bridgeBody!.includes('log'), String(withBody.bridgeBody));
-      const { texts, bodyFrom } = embedTexts(zh, splitPassages(zh.body), { bodyPassages: 1 }, { translator });
+      const { texts, bodyFrom } = embedTexts(zh, splitPassages(zh.body), 1, { translator });
       assert.equal(bodyFrom, 2);
       assert.match(texts[1], /analysis .*log/);
       assert.equal(texts.length, 3);
       const en = doc('en', skill('en', 'Analyse logs', 'Details at https://example.com/x here'));
-      const plain = embedTexts(en, splitPassages(en.body), { bodyPassages: 1 }, { translator });
+      const plain = embedTexts(en, splitPassages(en.body), 1, { translator });
       assert.equal(plain.bodyFrom, 1);
       assert.equal(plain.texts[1], 'Details at here', 'URLs are not embedded');
     });
 
     it('adds weighted English senses of a Chinese request and returns English text for the encoder', () => {
       const ix = index(doc('a', skill('a', 'logs')));
-      const w = new Map<string, number>([['nginx', 1]]);
-      assert.equal(bridgeQuery('analyse logs', w, ix, { ...S, bridgeWeight: 1 }, { translator }), null);
-      const translated = new Set<string>();
-      const text = bridgeQuery('帮我看Nginx日志', w, ix, { ...S, bridgeWeight: 0.5 }, { translator }, translated);
-      assert.equal(text, 'Nginx log');
-      assert.equal(w.get('log'), 0.5);
-      assert.deepEqual([...translated], ['log'], 'only terms the bridge added count as translated');
-      const off = new Map<string, number>();
-      bridgeQuery('日志', off, ix, { ...S, bridgeWeight: 0 }, { translator });
-      assert.equal(off.size, 0);
+      assert.equal(analyseRequest('analyse logs', ix, { ...S, bridgeWeight: 1 }, { translator }).readAs, null);
+      const req = analyseRequest('帮我看Nginx日志', ix, { ...S, bridgeWeight: 0.5 }, { translator });
+      assert.equal(req.readAs, 'Nginx log');
+      assert.equal(req.weights.get('log'), 0.5);
+      assert.equal(req.weights.get('nginx'), 1, "the request's own word keeps its weight");
+      assert.deepEqual([...req.translated], ['log'], 'only terms the bridge added count as translated');
+      const off = analyseRequest('日志', ix, { ...S, bridgeWeight: 0 }, { translator });
+      assert.equal(off.readAs, 'log', 'the encoder still reads the English');
+      assert.equal(off.translated.size, 0);
+      assert.ok(!off.weights.has('log'), 'but no sense is weighted');
     });
 
     it("chooses among a word's senses the one the library uses with the request's other words", () => {
@@ -126,12 +118,12 @@ describe('first stage', () => {
         doc('physics', skill('physics', 'Simulate the mass and momentum of rigid bodies.')),
         doc('mass-mail', skill('mass-mail', 'Send mass email campaigns.')),
       );
-      const w = new Map<string, number>();
-      const text = bridgeQuery('编写质量手册并审核', w, ix, { ...S, bridgeWeight: 1 }, { translator: tr });
-      assert.equal(text, 'quality manual audit');
+      const req = analyseRequest('编写质量手册并审核', ix, { ...S, bridgeWeight: 1 }, { translator: tr });
+      const w = req.weights;
+      assert.equal(req.readAs, 'quality manual audit');
       assert.ok(w.get('qualiti')! > w.get('mass')!, `quality ${w.get('qualiti')} over mass ${w.get('mass')}`);
       // With nothing around it to fit, the dictionary's order stands.
-      assert.equal(bridgeQuery('质量', new Map(), ix, { ...S, bridgeWeight: 1 }, { translator: tr }), 'mass');
+      assert.equal(analyseRequest('质量', ix, { ...S, bridgeWeight: 1 }, { translator: tr }).readAs, 'mass');
     });
 
     it("measures how words go together by skills' own text, not the bridge's senses", () => {
@@ -175,11 +167,26 @@ describe('first stage', () => {
       assert.deepEqual(lexOnly.map((c) => [c.id, c.fused, c.dense]), [['a', 1, null], ['b', 0.5, null], ['c', 0, null]]);
     });
 
-    it('aggregates a skill\'s rows: the best, body rows penalised', () => {
-      assert.equal(aggregateRows([0.5, 0.55], 1, { bodyRowPenalty: 0.1 }), 0.5);
-      assert.equal(bestRow([0.5, 0.55], 1, { bodyRowPenalty: 0.1 }), 0);
-      assert.equal(aggregateRows([0.5, 0.7], 1, { bodyRowPenalty: 0.1 }), 0.7 - 0.1);
-      assert.equal(bestRow([0.2, 0.3, 0.7], 2, { bodyRowPenalty: 0 }), 2);
+    it("the dense store aggregates a skill's rows: the best, body rows penalised, the row named for explanations", () => {
+      const unit = (...xs: number[]) => {
+        const n = Math.hypot(...xs);
+        return Float32Array.from(xs, (x) => x / n);
+      };
+      const q = unit(1, 0, 0);
+      const store = new DenseStore(new BruteForceIndex(), 0.1);
+      // Cosines with q: description 0.5, body passage 0.55 (lowered to 0.45 by the penalty).
+      store.upsert('a', [unit(0.5, Math.sqrt(0.75), 0), unit(0.55, Math.sqrt(1 - 0.55 ** 2), 0)], 1);
+      const a = store.score('a', q)!;
+      assert.ok(Math.abs(a.score - 0.5) < 1e-6 && a.row === 0, JSON.stringify(a));
+      // Body passage 0.7 beats the description even after the penalty: row 1 is body passage 0.
+      store.upsert('b', [unit(0.5, Math.sqrt(0.75), 0), unit(0.7, Math.sqrt(1 - 0.49), 0)], 1);
+      const b = store.score('b', q)!;
+      assert.ok(Math.abs(b.score - (0.7 - 0.1)) < 1e-6 && b.row === 1, JSON.stringify(b));
+      assert.equal(store.score('b', q, 0)!.row, 0, 'with no body rows read, the description scores');
+      // Two description rows (a Chinese skill's bridged English): either stands for the description.
+      store.upsert('c', [unit(0.2, Math.sqrt(0.96), 0), unit(0.3, Math.sqrt(0.91), 0), unit(0.25, Math.sqrt(1 - 0.0625), 0)], 2);
+      assert.equal(store.score('c', q)!.row, 0);
+      assert.equal(store.score('nope', q), undefined);
     });
   });
 });

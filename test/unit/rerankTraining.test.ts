@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
 import { modelScores, orderBy, shippedReranker, type RerankerModel } from '../../src/core/route/rerank';
 import { isHardConflict } from '../../src/core/route/rerankFeatures';
-import { featureRecorder, fitSetThresholds, gradeList, prng, pseudoRequests, trainListNet, trainRegime, withoutCandidates, type TrainingList } from '../../src/core/route/rerankTraining';
+import { fitSetThresholds, requestFeatures, gradeList, prng, pseudoRequests, trainListNet, trainRegime, withoutCandidates, type TrainingList } from '../../src/core/route/rerankTraining';
 import { createSkillService } from '../../src/core/route/skillService';
 import { analyze } from '../../src/core/text/analyze';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
@@ -22,19 +22,17 @@ const library = () => new Map<string, string | Uint8Array>([
   ['a/sourdough/SKILL.md', skill('sourdough', 'Plan a sourdough bake: levain, hydration, proofing times.')],
 ]);
 
-/** Routes pseudo-requests through a fake-embedder service, recording the rerank stage's features. */
+/** Routes pseudo-requests through a fake-embedder service's pipeline, taking the rerank stage's features. */
 async function record(seed: number): Promise<TrainingList[]> {
-  const recorder = featureRecorder();
-  const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder(), reranker: recorder.reranker });
+  const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
   await svc.index();
   const docs = svc.skills();
   const requests = pseudoRequests(docs, new SkillProfiles(docs, (t) => analyze(t)), { seed, singleRate: 1, pairs: 6, triples: 2 });
   const lists: TrainingList[] = [];
   for (const r of requests) {
-    await svc.route(r.query, { k: 20, passages: false, select: false });
-    const features = recorder.take();
+    const features = await requestFeatures(svc.pipeline, r.query);
     if (!features) continue;
-    const grades = gradeList(features.ids, r.targets, (g, c) => isHardConflict(svc.judgeSet!([g, c]).pairs[0]?.reason ?? null));
+    const grades = gradeList(features.ids, r.targets, (g, c) => isHardConflict(svc.judgeSet([g, c]).pairs[0]?.reason ?? null));
     lists.push({ features, grades, size: r.targets.length });
   }
   return lists;
@@ -79,8 +77,7 @@ describe('reranker training', () => {
     const files = library();
     files.set('zh/pdf-extract/SKILL.md', skill('pdf-extract', '从 PDF 文件和扫描发票中提取文字和表格，保留表格结构。用户有 PDF 要读取时使用。'));
     files.set('zh/sourdough-zh/SKILL.md', skill('sourdough-zh', '规划酸面包烘焙：酵头、含水量和发酵时间。'));
-    const recorder = featureRecorder();
-    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder(), reranker: recorder.reranker });
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
     await svc.index();
     const docs = svc.skills();
     const profiles = new SkillProfiles(docs, (t) => analyze(t));
@@ -93,8 +90,7 @@ describe('reranker training', () => {
     assert.deepEqual(r.hidden, ['zh/pdf-extract']);
     assert.deepEqual(pseudoRequests(docs, profiles, { seed: 3, singleRate: 0, pairs: 0, triples: 0, twinRate: 0 }), []);
 
-    await svc.route('PDF 文件 提取 表格', { k: 20, passages: false, select: false });
-    const full = recorder.take();
+    const full = await requestFeatures(svc.pipeline, 'PDF 文件 提取 表格');
     assert.ok(full && full.ids.includes('zh/pdf-extract'));
     const kept = withoutCandidates(full, r.hidden!);
     const at = full.ids.indexOf('zh/pdf-extract');

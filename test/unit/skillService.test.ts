@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { createSkillService, topN } from '../../src/core/route/skillService';
+import { topN } from '../../src/core/route/retrieve';
+import { createSkillService } from '../../src/core/route/skillService';
 import { prng } from '../../src/core/route/rerankTraining';
 import { CancelledError, type CancelToken } from '../../src/core/types';
 import type { VectorCache } from '../../src/core/workspace';
@@ -147,6 +148,28 @@ describe('createSkillService', () => {
   it('honours cancellation', async () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
     await assert.rejects(svc.index({ token: { isCancellationRequested: true } }), /cancelled/);
+  });
+});
+
+describe('one ranking per request', () => {
+  it('ranks the same whatever k asks for: the head is reranked at a fixed depth, the rest keeps the fused order', async () => {
+    // 40 skills the request reaches by words, and a reranker that turns the head around, so that a
+    // deeper head (the old depth = max(rerankDepth, k)) would change the leading places.
+    const files = new Map<string, string>();
+    for (let i = 0; i < 40; i++) files.set(`s${String(i).padStart(2, '0')}/SKILL.md`, skill(`s${i}`, `Parse invoices ${'and receipts '.repeat(i % 7)}from PDF files, batch ${i}.`));
+    const reversing = { id: 'reverse@test', async score({ head }: { head: readonly unknown[] }) { return head.map((_, i) => i); } };
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), reranker: reversing, settings: { rerankDepth: 8 } });
+    await svc.index();
+    const shown = await svc.route('parse PDF invoices', { k: 5, passages: false });
+    const deep = await svc.route('parse PDF invoices', { k: 30, passages: false });
+    assert.equal(deep.candidates.length, 30);
+    assert.deepEqual(deep.candidates.slice(0, 5).map((c) => c.skillId), shown.candidates.map((c) => c.skillId));
+    assert.ok(deep.candidates.slice(0, 8).every((c) => c.scores.rerank !== null), 'the head is reranked');
+    assert.ok(deep.candidates.slice(8).every((c) => c.scores.rerank === null), 'the rest is not');
+    const tail = deep.candidates.slice(8).map((c) => c.scores.fused);
+    assert.deepEqual(tail, [...tail].sort((a, b) => b - a), 'past the head, the fused order');
+    const noRerank = await svc.route('parse PDF invoices', { k: 30, passages: false, rerank: false });
+    assert.deepEqual(new Set(noRerank.candidates.slice(0, 8).map((c) => c.skillId)), new Set(deep.candidates.slice(0, 8).map((c) => c.skillId)), 'the reranked head is the fused head, reordered');
   });
 });
 

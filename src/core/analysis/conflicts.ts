@@ -107,6 +107,15 @@ export interface PairJudgement {
   family?: FacetFamily;
 }
 
+/**
+ * The text of a skill its profile is made of: the name as words and the description. The engine
+ * analyses it once per skill version and hands the analysis to `SkillProfiles` (through the
+ * analyser's lookup), so every reader must build it here.
+ */
+export function profileText(doc: Pick<SkillDoc, 'name' | 'description'>): string {
+  return `${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`;
+}
+
 /** Tokenises text into analysed terms (the engine's `analyze` with its segmenter). */
 export type Analyzer = (text: string) => string[];
 
@@ -124,7 +133,7 @@ export class SkillProfiles {
     const termLists = new Map<string, string[]>();
     const df = new Map<string, number>();
     for (const doc of docs) {
-      const terms = analyzer(`${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`);
+      const terms = analyzer(profileText(doc));
       termLists.set(doc.id, terms);
       for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
     }

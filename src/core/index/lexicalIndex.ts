@@ -371,7 +371,7 @@ export class LexicalIndex {
    * the bridge, not from the request's own words; they skip `bridgeBody`: a translated request
    * against translated bodies matches every Chinese skill a little.
    */
-  search(queryWeights: Map<string, number>, params: Bm25Params = this.params, translated?: ReadonlySet<string>): Map<string, number> {
+  search(queryWeights: ReadonlyMap<string, number>, params: Bm25Params = this.params, translated?: ReadonlySet<string>): Map<string, number> {
     const n = this.size;
     if (!n) return new Map();
     // Scores accumulate in an array by slot (a Map's get/set per posting was most of a search's

@@ -1,6 +1,7 @@
 /**
  * Skill vectors: several rows per skill (name + description, body passages), searched through
- * an injected `VectorIndex`, with exact scores for any skill on demand.
+ * an injected `VectorIndex`, with exact scores for any skill on demand: a skill's score is its
+ * best row, body rows penalised (the aggregation lives here, with the rows).
  */
 import type { VectorIndex } from '../types';
 import { contentHash } from '../text/hash';
@@ -23,12 +24,24 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s0 + s1 + (s2 + s3);
 }
 
+/** A skill's dense score for one request and the row it came from. */
+export interface DenseScore {
+  /** Best-row cosine, body rows lowered by the penalty. */
+  score: number;
+  /** The row that gave it, for explanations: 0 for the rows describing the skill, i + 1 for body passage i. */
+  row: number;
+}
+
 export class DenseStore {
   private readonly rows = new Map<number, { skill: string; vector: Float32Array }>();
-  private readonly rowsOf = new Map<string, number[]>();
+  private readonly rowsOf = new Map<string, { ids: number[]; bodyFrom: number }>();
   private nextRow = 0;
 
-  constructor(readonly index: VectorIndex) {}
+  /**
+   * `bodyRowPenalty` is subtracted from the cosine of body-passage rows, so a passage must match
+   * clearly better than the description to give the skill its score.
+   */
+  constructor(readonly index: VectorIndex, private readonly bodyRowPenalty = 0) {}
 
   get skillCount(): number {
     return this.rowsOf.size;
@@ -38,7 +51,8 @@ export class DenseStore {
     return this.rowsOf.has(skill);
   }
 
-  upsert(skill: string, vectors: Float32Array[]): void {
+  /** Sets a skill's rows: `bodyFrom` rows describe it (name + description, its bridged English), the rest are body passages. */
+  upsert(skill: string, vectors: Float32Array[], bodyFrom = vectors.length): void {
     this.remove(skill);
     const ids: number[] = [];
     for (const v of vectors) {
@@ -47,20 +61,20 @@ export class DenseStore {
       this.index.upsert(row, v);
       ids.push(row);
     }
-    this.rowsOf.set(skill, ids);
+    this.rowsOf.set(skill, { ids, bodyFrom });
   }
 
   remove(skill: string): void {
-    const ids = this.rowsOf.get(skill);
-    if (!ids) return;
-    for (const row of ids) {
+    const entry = this.rowsOf.get(skill);
+    if (!entry) return;
+    for (const row of entry.ids) {
       this.rows.delete(row);
       this.index.remove(row);
     }
     this.rowsOf.delete(skill);
   }
 
-  /** Best skills by their best row, up to `k` skills. */
+  /** Best skills by their best row, up to `k` skills (the pool of a request; `score` gives each its exact score). */
   search(query: Float32Array, k: number): Map<string, number> {
     const out = new Map<string, number>();
     if (!this.rows.size) return out;
@@ -77,43 +91,44 @@ export class DenseStore {
     return out;
   }
 
-  /** Exact best-row cosine and the index of that row for one skill. */
-  score(skill: string, query: Float32Array): { score: number; row: number } | undefined {
-    const ids = this.rowsOf.get(skill);
-    if (!ids) return undefined;
+  /**
+   * A skill's exact dense score: its best row, body rows penalised; `bodyRows` caps the body rows
+   * read (all by default). Undefined when the skill has no vectors.
+   */
+  score(skill: string, query: Float32Array, bodyRows = Infinity): DenseScore | undefined {
+    const entry = this.rowsOf.get(skill);
+    if (!entry?.ids.length) return undefined;
+    const { ids, bodyFrom } = entry;
+    const n = Math.min(ids.length, bodyFrom + bodyRows);
     let best = -Infinity;
-    let bestRow = 0;
-    ids.forEach((id, i) => {
-      const s = dot(query, this.rows.get(id)!.vector);
-      if (s > best) {
-        best = s;
-        bestRow = i;
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const cos = dot(query, this.rows.get(ids[i])!.vector);
+      const v = i >= bodyFrom ? cos - this.bodyRowPenalty : cos;
+      if (v > best) {
+        best = v;
+        at = i;
       }
-    });
-    return { score: best, row: bestRow };
-  }
-
-  /** Cosine of every row of one skill, in the order its vectors were given. */
-  cosines(skill: string, query: Float32Array): number[] | undefined {
-    return this.rowsOf.get(skill)?.map((id) => dot(query, this.rows.get(id)!.vector));
+    }
+    return { score: best, row: at < bodyFrom ? 0 : at - bodyFrom + 1 };
   }
 
   /** Names the current row set (row ids and the skills they hold) for persisted indexes. */
   signature(hashOf: (skill: string) => string): string {
     const parts: string[] = [];
-    for (const [skill, ids] of this.rowsOf) parts.push(`${skill}\t${hashOf(skill)}\t${ids.join(',')}`);
+    for (const [skill, { ids }] of this.rowsOf) parts.push(`${skill}\t${hashOf(skill)}\t${ids.join(',')}`);
     parts.sort();
     return contentHash(parts.join('\n'));
   }
 
   /** All vectors of one skill (for duplicate analysis). */
   vectors(skill: string): Float32Array[] {
-    return (this.rowsOf.get(skill) ?? []).map((id) => this.rows.get(id)!.vector);
+    return (this.rowsOf.get(skill)?.ids ?? []).map((id) => this.rows.get(id)!.vector);
   }
 
   /** The first vector of one skill, `vectors(skill)[0]` without the array (pair scans ask for thousands). */
   first(skill: string): Float32Array | undefined {
-    const ids = this.rowsOf.get(skill);
+    const ids = this.rowsOf.get(skill)?.ids;
     return ids?.length ? this.rows.get(ids[0])!.vector : undefined;
   }
 }

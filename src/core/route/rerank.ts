@@ -1,23 +1,28 @@
 /**
- * The rerank stage over the fused top candidates. One interface, `ListReranker`, with three
+ * The rerank stage over the head of the fused pool. One interface, `ListReranker`, with three
  * implementations: the built-in learned reranker (a two-pass linear listwise model whose weights
- * ship in models/reranker/weights.json, trained by scripts/trainReranker.ts), a user-supplied
+ * ship in models/reranker/weights.json, trained by bench/trainReranker.ts), a user-supplied
  * cross-encoder (any `CrossEncoder`, e.g. an ONNX bge-reranker folder), and the earlier
  * hand-weighted heuristic (kept for comparison).
  */
 import shipped from '../../../models/reranker/weights.json';
-import type { SkillDoc } from '../types';
-import { analyze, type Segmenter } from '../text/analyze';
 import type { CancelToken, CrossEncoder } from '../types';
-import { contextFeatures, CONTEXT_FEATURES, POINT_FEATURES, type ListFeatures, type RerankRequest } from './rerankFeatures';
-import type { SetOptions } from './setSelection';
+import type { AnalysedRequest } from './request';
+import type { FusedCandidate } from './retrieve';
+import { contextFeatures, CONTEXT_FEATURES, POINT, POINT_FEATURES, type ListFeatures } from './rerankFeatures';
 
-/** Scores the candidates of one request; higher is better, one score per `request.head` entry. */
+/** What the rerank stage scores: the head of one request's pool and its features. */
+export interface RerankInput {
+  request: AnalysedRequest;
+  /** The candidates to score, in first-stage order (`features.ids` in the same order). */
+  head: readonly FusedCandidate[];
+  features: ListFeatures;
+}
+
+/** Scores the candidates of one request; higher is better, one score per `head` entry. */
 export interface ListReranker {
   readonly id: string;
-  score(request: RerankRequest, features: ListFeatures, token?: CancelToken): Promise<number[]>;
-  /** Set-selection thresholds fitted to this reranker's scores, if any. */
-  readonly setOptions?: Partial<SetOptions>;
+  score(input: RerankInput, token?: CancelToken): Promise<number[]>;
 }
 
 /** Weights of one regime (with or without dense scores) of the learned reranker. */
@@ -36,13 +41,16 @@ export interface RegimeWeights {
   prior: number;
 }
 
-/** The file scripts/trainReranker.ts writes. */
+/** The file bench/trainReranker.ts writes. */
 export interface RerankerModel {
   id: string;
   pointFeatures: string[];
   contextFeatures: string[];
   regimes: { dense: RegimeWeights; lexical: RegimeWeights };
-  /** Set-size estimation thresholds (see setSelection.ts). */
+  /**
+   * Set-size thresholds fitted to this model's scores (see setSelection.ts); the routing
+   * pipeline's composition passes them to set selection when this model reranks.
+   */
   set: { minShare: number; minNovel: number };
   /** How it was trained (seed, counts, loss), for the manifest and the reproduction test. */
   training: Record<string, unknown>;
@@ -91,7 +99,7 @@ export function softmax(scores: readonly number[]): number[] {
   return e.map((x) => x / z);
 }
 
-const FUSED = POINT_FEATURES.indexOf('fused');
+const FUSED = POINT.fused;
 
 /** Pass-1 and pass-2 (with the first-stage prior) linear scores of the learned model for one list. */
 export function modelScores(model: RerankerModel, features: ListFeatures, dense: boolean): { pass1: number[]; pass2: number[] } {
@@ -110,12 +118,8 @@ export class LearnedReranker implements ListReranker {
     return this.model.id;
   }
 
-  get setOptions(): Partial<SetOptions> {
-    return this.model.set;
-  }
-
-  async score(request: RerankRequest, features: ListFeatures): Promise<number[]> {
-    const dense = request.head.some((c) => c.dense !== null);
+  async score({ head, features }: RerankInput): Promise<number[]> {
+    const dense = head.some((c) => c.dense !== null);
     return softmax(modelScores(this.model, features, dense).pass2);
   }
 }
@@ -132,62 +136,26 @@ export class CrossEncoderReranker implements ListReranker {
     return this.encoder.id;
   }
 
-  async score(request: RerankRequest, _features: ListFeatures, token?: CancelToken): Promise<number[]> {
-    const logits = await this.encoder.score(request.query, request.head.map((c) => this.textOf(c.id)), token);
+  async score({ request, head }: RerankInput, token?: CancelToken): Promise<number[]> {
+    const logits = await this.encoder.score(request.query, head.map((c) => this.textOf(c.id)), token);
     return logits.map((x) => 1 / (1 + Math.exp(-x)));
   }
 }
 
-/** Weights of the earlier hand-set heuristic. */
-export const RERANK_WEIGHTS = { fused: 1, nameMention: 0.25, nameCoverage: 0.1, descriptionCoverage: 0.15 };
+/** Weights of the earlier hand-set heuristic, over the point features of the same names. */
+export const HEURISTIC_WEIGHTS = { fused: 1, nameMention: 0.25, nameCoverage: 0.1, descriptionCoverage: 0.15 } as const;
 
-/**
- * The earlier heuristic reranker: fused score plus rewards for the request naming the skill and
- * covering its name and description words. Kept as a baseline for benchmarks.
- */
+/** The earlier heuristic's score of each candidate: its fused score plus rewards for the request naming the skill and covering its name and description words. */
+export function heuristicScores(features: ListFeatures): number[] {
+  const weights = Object.entries(HEURISTIC_WEIGHTS) as [keyof typeof HEURISTIC_WEIGHTS, number][];
+  return features.point.map((x) => weights.reduce((s, [name, w]) => s + w * x[POINT[name]], 0));
+}
+
+/** The earlier heuristic reranker (`heuristicScores`), kept as a baseline and as the fallback when the shipped weights do not fit this build. */
 export class HeuristicReranker implements ListReranker {
   readonly id = 'heuristic@1';
 
-  constructor(private readonly segmenter?: Segmenter) {}
-
-  async score(request: RerankRequest): Promise<number[]> {
-    const scores = builtinRerank([...request.terms], request.head, (id) => request.doc(id), this.segmenter);
-    return request.head.map((c) => scores.get(c.id) ?? 0);
+  async score({ features }: RerankInput): Promise<number[]> {
+    return heuristicScores(features);
   }
-}
-
-export interface RerankInput {
-  id: string;
-  fused: number;
-}
-
-/** The heuristic's score of each candidate. */
-export function builtinRerank(
-  queryTerms: string[],
-  head: RerankInput[] | readonly RerankInput[],
-  docOf: (id: string) => SkillDoc,
-  segmenter?: Segmenter,
-): Map<string, number> {
-  const q = new Set(queryTerms);
-  const out = new Map<string, number>();
-  for (const c of head) {
-    const doc = docOf(c.id);
-    const nameTerms = [...new Set(analyze(doc.name.replace(/[-_]/g, ' '), { segmenter }))];
-    const nameHits = nameTerms.filter((t) => q.has(t)).length;
-    const nameCoverage = nameTerms.length ? nameHits / nameTerms.length : 0;
-    // The whole name (two or more words) appearing in the request is a near-certain signal.
-    const nameMention = nameTerms.length >= 2 && nameHits === nameTerms.length ? 1 : 0;
-    const descTerms = new Set(analyze(doc.description, { segmenter }));
-    let descHits = 0;
-    for (const t of descTerms) if (q.has(t)) descHits++;
-    const descriptionCoverage = descTerms.size ? descHits / Math.sqrt(descTerms.size * Math.max(q.size, 1)) : 0;
-    out.set(
-      c.id,
-      RERANK_WEIGHTS.fused * c.fused +
-        RERANK_WEIGHTS.nameMention * nameMention +
-        RERANK_WEIGHTS.nameCoverage * nameCoverage +
-        RERANK_WEIGHTS.descriptionCoverage * descriptionCoverage,
-    );
-  }
-  return out;
 }

@@ -8,7 +8,8 @@
  * given order: similarity and predicted SKIP conflicts with the skills above it, and how much of
  * the request it covers that the skills above it do not (what a second or third skill adds).
  *
- * Training (scripts/trainReranker.ts) and routing compute features with this one module.
+ * Training (bench/trainReranker.ts, through src/core/route/rerankTraining.ts) and routing compute
+ * features with this one module. Features are read by name (`POINT`, `CONTEXT`), never by position.
  */
 import { judgePair, termCosine, type SkillProfile, type SkillProfiles } from '../analysis/conflicts';
 import { facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
@@ -145,6 +146,14 @@ export const CONTEXT_FEATURES = [
   'position',
 ] as const;
 
+export type PointFeature = (typeof POINT_FEATURES)[number];
+export type ContextFeature = (typeof CONTEXT_FEATURES)[number];
+
+/** Column of each point feature in `ListFeatures.point` rows. */
+export const POINT = Object.fromEntries(POINT_FEATURES.map((name, i) => [name, i])) as Readonly<Record<PointFeature, number>>;
+/** Column of each context feature in `contextFeatures` rows. */
+export const CONTEXT = Object.fromEntries(CONTEXT_FEATURES.map((name, i) => [name, i])) as Readonly<Record<ContextFeature, number>>;
+
 /** Predicted relation between two candidates, for context features and set selection. */
 export interface CandidatePair {
   similarity: number;
@@ -225,31 +234,32 @@ export function listFeatures(req: RerankRequest): ListFeatures {
     const clash = facetMismatches(request.facets, facets).length > 0 ? 1 : 0;
     const agree = Object.entries(request.facets).some(([fam, vals]) => (facets[fam as keyof Facets] ?? []).some((v) => vals?.includes(v))) ? 1 : 0;
     const dense = c.dense ?? 0;
-    point.push([
-      c.fused,
-      c.lexical,
+    const row: Record<PointFeature, number> = {
+      fused: c.fused,
+      lexical: c.lexical,
       dense,
-      c.dense === null ? 0 : c.dense - maxDense,
-      c.fused - maxFused,
-      1 / log2(rank + 2),
-      f.name.size ? nameHits / f.name.size : 0,
+      denseGap: c.dense === null ? 0 : c.dense - maxDense,
+      fusedGap: c.fused - maxFused,
+      firstStageRank: 1 / log2(rank + 2),
+      nameCoverage: f.name.size ? nameHits / f.name.size : 0,
       nameMention,
-      f.description.size ? descHits / Math.sqrt(f.description.size * Math.max(qIndex.size, 1)) : 0,
-      covered(union(union(f.name, f.description), f.bridge)),
-      covered(f.headings),
-      covered(f.body),
-      bestPassage,
-      profile ? termCosine(request.terms, profile.terms) : 0,
-      profile?.umbrella ? 1 : 0,
-      agree,
-      clash,
-      Math.log1p(doc.body.length) / 10,
+      descriptionCoverage: f.description.size ? descHits / Math.sqrt(f.description.size * Math.max(qIndex.size, 1)) : 0,
+      requestInNameDescription: covered(union(union(f.name, f.description), f.bridge)),
+      requestInHeadings: covered(f.headings),
+      requestInBody: covered(f.body),
+      requestInBestPassage: bestPassage,
+      tfidfCosine: profile ? termCosine(request.terms, profile.terms) : 0,
+      umbrella: profile?.umbrella ? 1 : 0,
+      facetAgree: agree,
+      facetClash: clash,
+      bodyLength: Math.log1p(doc.body.length) / 10,
       // Coverage counts a Chinese skill's own words and its bridge terms, an English skill's only
       // the bridged ones (and the reverse for an English request): with these the model can offset
       // that in each direction.
-      requestZh && doc.lang !== 'zh' ? 1 : 0,
-      !requestZh && doc.lang === 'zh' ? 1 : 0,
-    ]);
+      chineseRequestEnglishSkill: requestZh && doc.lang !== 'zh' ? 1 : 0,
+      englishRequestChineseSkill: !requestZh && doc.lang === 'zh' ? 1 : 0,
+    };
+    point.push(POINT_FEATURES.map((name) => row[name]));
   });
 
   const pairs: CandidatePair[][] = profileList.map(() => []);
@@ -303,7 +313,15 @@ export function contextFeatures(lf: ListFeatures, order: readonly number[]): num
     const mismatch = position > 0 && requestMismatch(lf, i, top) ? 1 : 0;
     let novel = 0;
     for (const t of lf.covers[i]) if (!seen.has(t)) novel += lf.termWeights[t];
-    out[i] = [maxSim, redundant, copy, mismatch, novel, 1 / log2(position + 2)];
+    const row: Record<ContextFeature, number> = {
+      maxSimilarityAbove: maxSim,
+      redundantAbove: redundant,
+      copyAbove: copy,
+      mismatchWithTop: mismatch,
+      novelCoverage: novel,
+      position: 1 / log2(position + 2),
+    };
+    out[i] = CONTEXT_FEATURES.map((name) => row[name]);
     for (const t of lf.covers[i]) seen.add(t);
   });
   return out;

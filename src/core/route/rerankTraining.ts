@@ -5,7 +5,8 @@
  *    section headings, with words dropped, the skill's own name often left out, a request opener
  *    and sometimes unrelated context; multi-skill requests join fragments of two or three skills
  *    that the conflict judgement finds compatible (related, not redundant, same stack).
- * 2. Each request is routed; the rerank stage records the candidates' features. Graded targets as
+ * 2. Each request goes through the routing pipeline's first stage and the features of its pool's
+ *    head are taken (`requestFeatures`), exactly as routing computes them. Graded targets as
  *    in "Skill Is Not Document": 3 for a skill the request was written from, 1 for a SKIP partner
  *    of one (a copy, a redundant skill, or the same job for another stack), 0 for the rest.
  * 3. A listwise (ListNet) softmax cross-entropy loss, full-batch Adam, for pass 1 (point
@@ -18,7 +19,8 @@ import { DEFAULT_CONFLICT } from '../analysis/conflicts';
 import type { SkillDoc } from '../types';
 import { hasCjk } from '../text/analyze';
 import { headings } from '../text/passages';
-import { modelScores, orderBy, softmax, type ListReranker, type RegimeWeights, type RerankerModel } from './rerank';
+import type { RoutingPipeline } from './pipeline';
+import { modelScores, orderBy, softmax, type RegimeWeights, type RerankerModel } from './rerank';
 import { contextFeatures, CONTEXT_FEATURES, POINT_FEATURES, type ListFeatures } from './rerankFeatures';
 import { selectSet } from './setSelection';
 
@@ -306,25 +308,12 @@ export function withoutCandidates(lf: ListFeatures, hidden: readonly string[]): 
 }
 
 /**
- * A reranker that keeps the first-stage order and the features of the last list it scored: route
- * a request through a service built with `reranker`, then `take()` its list.
+ * The rerank stage's features of one request routed through `pipeline` (the head of its pool,
+ * exactly as routing scores it), or null when nothing matched.
  */
-export function featureRecorder(): { reranker: ListReranker; take(): ListFeatures | null } {
-  let last: ListFeatures | null = null;
-  return {
-    reranker: {
-      id: 'recorder',
-      async score(request, features) {
-        last = features;
-        return request.head.map((c) => c.fused);
-      },
-    },
-    take() {
-      const taken = last;
-      last = null;
-      return taken;
-    },
-  };
+export async function requestFeatures(pipeline: RoutingPipeline, query: string): Promise<ListFeatures | null> {
+  const { pool } = await pipeline.retrieve(query);
+  return pool.candidates.length ? pipeline.features(pool) : null;
 }
 
 /** Graded targets of a list: 3 for a target, 1 for a SKIP partner of a target, 0 otherwise. */

@@ -9,7 +9,7 @@
  * the request needs. The top candidate never moves, so Hit@1 is what the reranker made it.
  */
 import type { SkipReason } from '../analysis/types';
-import { contextFeatures, requestMismatch, type ListFeatures } from './rerankFeatures';
+import { CONTEXT, contextFeatures, requestMismatch, type ListFeatures } from './rerankFeatures';
 
 export interface SetOptions {
   /** Most skills a set holds (and the leading places kept free of conflicts). */
@@ -69,7 +69,7 @@ export function selectSet(features: ListFeatures, scores: readonly number[], opt
   const asideSet = new Set(rejected.map((r) => r.index));
   const order = [...lead, ...byScore.filter((i) => asideSet.has(i)), ...rest];
 
-  const novel = contextFeatures(features, order).map((c) => c[CONTEXT_NOVEL]);
+  const novel = contextFeatures(features, order).map((c) => c[CONTEXT.novelCoverage]);
   let size = 1;
   while (
     size < lead.length &&
@@ -80,6 +80,3 @@ export function selectSet(features: ListFeatures, scores: readonly number[], opt
   }
   return { order, size, rejected };
 }
-
-/** Index of `novelCoverage` in the context features. */
-const CONTEXT_NOVEL = 4;

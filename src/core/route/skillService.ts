@@ -1,108 +1,38 @@
 /**
- * The routing engine: indexes a library (lexical + dense), routes a request through
- * retrieve → fuse → rerank, and keeps per-stage scores for every candidate.
+ * The routing engine: the composition root of core. It keeps one library's index current (parsed
+ * skills, lexical and dense indexes, per-skill analyses; whole-library `index` and one-file
+ * `updateFile`) and composes the routing pipeline over it (pipeline.ts: analyse → retrieve →
+ * rerank → select → explain) and the library's pair findings (analysis/pairScan.ts).
  */
+import { DEFAULT_CONFLICT, judgeSet, profileText, SkillProfiles, type ConflictOptions, type SetJudgement } from '../analysis/conflicts';
+import type { DuplicateOptions } from '../analysis/duplicates';
+import { scanPairs } from '../analysis/pairScan';
+import type { PairFinding } from '../analysis/types';
+import { ANALYSIS_VERSION, PARSE_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
+import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import type { ProfileId } from '../parse/validate';
-import type { IndexOptions, IndexStats, MatchedPassage, RouteCandidate, RouteOptions, LiveSkillService, RouteResult } from '../service';
-import type { SkillDoc } from '../types';
-import { analyze, CJK_RUN, hasCjk, type Segmenter } from '../text/analyze';
+import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
+import { analyze, type Segmenter } from '../text/analyze';
 import { contentHash } from '../text/hash';
 import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
-import { countTerms, LexicalIndex, type Bm25Params, type TermCounts } from '../index/lexicalIndex';
 import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
-import {
-  DEFAULT_FIRST_STAGE,
-  aggregateRows,
-  bestRow,
-  bridgeQuery,
-  denseQueryText,
-  descriptionRows,
-  embedTexts,
-  expandByFeedback,
-  fuse,
-  lexicalFields,
-  queryTerms as weightedQueryTerms,
-  type FirstStageSettings,
-  type TextContext,
-} from './firstStage';
-import type { CancelToken, CrossEncoder, Embedder, Logger, VectorIndex } from '../types';
-import { CancelledError, SILENT_LOGGER, throwIfCancelled } from '../types';
+import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex } from '../types';
+import { SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
-import { BruteForceIndex, DenseStore, firstK } from './denseStore';
-import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, orderBy, type ListReranker } from './rerank';
-import { FieldCache, listFeatures, type ListFeatures, type RerankRequest, type SkillFields } from './rerankFeatures';
-import { DEFAULT_SET, selectSet, type SetOptions, type SetSelection } from './setSelection';
-import { candidatePairs, DEFAULT_CONFLICT, findConflicts, judgeSet, SkillProfiles, type ConflictOptions, type SetJudgement } from '../analysis/conflicts';
-import { DEFAULT_DUPLICATES, findNearDuplicates, type DuplicateOptions } from '../analysis/duplicates';
-import type { PairFinding } from '../analysis/types';
+import { BruteForceIndex, DenseStore } from './denseStore';
+import { RoutingPipeline, type IndexedLibrary } from './pipeline';
+import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListReranker } from './rerank';
+import { FieldCache } from './rerankFeatures';
+import { DEFAULT_SET, type SetOptions } from './setSelection';
+import { DEFAULT_ROUTING, type RoutingSettings } from './settings';
+import { descriptionRows, embedTexts, lexicalFields, type TextContext } from './skillText';
 
 /**
  * Bump when what gets embedded per skill changes, so cached vectors are not reused.
  * 2: URLs dropped from embedded text; Chinese skills get a bridged-English row.
  */
 export const EMBED_LAYOUT_VERSION = 2;
-
-/**
- * Bump when what a skill's lexical analysis produces changes in a way the probe in
- * `analysisFingerprint` would not notice (the dictionary bridge, passage splitting), so persisted
- * analyses are not reused.
- */
-export const ANALYSIS_VERSION = 1;
-
-/** The analysed form of one skill: its counted lexical terms and its feedback terms. */
-export interface SkillAnalysis {
-  counts: TermCounts;
-  /** Analysed name, description and bridge terms, in that order. */
-  feedback: string[];
-  /** Analysed `listingText` (what the conflict profiles read); absent in older snapshots. */
-  listing?: string[];
-}
-
-/** The text of a skill the conflict profiles analyse (see `SkillProfiles`). */
-function listingText(doc: SkillDoc): string {
-  return `${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`;
-}
-
-/** Persistent analyses by content key: a reopen skips analysing unchanged skills. */
-export interface AnalysisCache {
-  get(key: string): SkillAnalysis | undefined;
-  set(key: string, analysis: SkillAnalysis): void;
-  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
-  flush(keep: Set<string>): Promise<void>;
-}
-
-/**
- * Bump when what `parseSkill` produces for the same bytes changes (new fields, other findings),
- * so persisted parses are not reused.
- */
-export const PARSE_VERSION = 1;
-
-/**
- * Persistent parsed skills by file stamp (see `SkillWorkspace.stamp`): a reopen skips reading and
- * parsing unchanged files. Keys hold the file, its stamp, the profiles and `PARSE_VERSION`.
- */
-export interface ParseCache {
-  get(key: string): SkillDoc | undefined;
-  set(key: string, doc: SkillDoc): void;
-  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
-  flush(keep: Set<string>): Promise<void>;
-}
-
-/** Routing settings: the first stage's (see firstStage.ts) plus pool and rerank sizes. */
-export interface RoutingSettings extends FirstStageSettings {
-  /** Candidates taken from each first stage before fusion. */
-  poolSize: number;
-  /** Candidates the reranker sees. */
-  rerankDepth: number;
-  bm25?: Bm25Params;
-}
-
-export const DEFAULT_ROUTING: RoutingSettings = {
-  ...DEFAULT_FIRST_STAGE,
-  poolSize: 100,
-  rerankDepth: 20,
-};
 
 export interface SkillServiceInit {
   /** Shown in results and messages (a folder path or a `.jsonl` library). */
@@ -131,16 +61,30 @@ export interface SkillServiceInit {
   duplicates?: Partial<DuplicateOptions>;
   /** SKIP-conflict thresholds (see analysis/conflicts.ts). */
   conflicts?: Partial<ConflictOptions>;
-  /**
-   * The rerank stage; default: `crossEncoder` when given, else the built-in learned reranker.
-   * (Training injects a recorder here.)
-   */
+  /** The rerank stage; default: `crossEncoder` when given, else the built-in learned reranker. */
   reranker?: ListReranker;
-  /** Set-selection thresholds (see setSelection.ts). */
+  /** Set-selection thresholds (see setSelection.ts); override the fitted ones. */
   set?: Partial<SetOptions>;
   logger?: Logger;
   /** Called when the service is disposed (close sessions, files). */
   onDispose?: () => Promise<void> | void;
+}
+
+/**
+ * The engine as benches, training and tests use it: the service plus its pipeline stages and the
+ * library's compatibility profiles.
+ */
+export interface RoutingEngine extends LiveSkillService {
+  /** The routing stages over this library (see pipeline.ts). */
+  readonly pipeline: RoutingPipeline;
+  /** Per-skill compatibility profiles of the current skill list. */
+  profiles(): SkillProfiles;
+  /**
+   * Whether one request could need all of `ids` together, judged from the skills' own text: the
+   * predicted SKIP reason of the set (null when compatible) and the verdict of each pair. Unknown
+   * ids are left out.
+   */
+  judgeSet(ids: readonly string[]): SetJudgement;
 }
 
 class Entry {
@@ -168,35 +112,37 @@ class Entry {
 // Large chunks let the embedder sort texts by length across skills, so batches pad little.
 const EMBED_BATCH = 256;
 const READ_CONCURRENCY = 16;
-/** Nearest neighbours per skill checked for near-duplicates and conflicts in a library-wide scan. */
-const PAIR_NEIGHBOURS = 30;
-/** Passages scanned for the best match of a result; long bodies rarely match past these. */
-const MAX_PASSAGES_SCANNED = 40;
 
 /** Creates the engine over injected capabilities. */
-export function createSkillService(init: SkillServiceInit): LiveSkillService {
+export function createSkillService(init: SkillServiceInit): RoutingEngine {
   return new Engine(init);
 }
 
-class Engine implements LiveSkillService {
+class Engine implements RoutingEngine {
   readonly root: string;
+  readonly pipeline: RoutingPipeline;
   private readonly settings: RoutingSettings;
   private readonly log: Logger;
-  private readonly profiles: readonly ProfileId[];
+  private readonly profileIds: readonly ProfileId[];
   private readonly entries = new Map<string, Entry>();
   private readonly lexical: LexicalIndex;
   private readonly text: TextContext;
-  private dense: DenseStore | null = null;
+  private readonly dense: DenseStore | null = null;
   /** Part of every analysis key: changes when the analyser's output for a probe text changes. */
   private readonly analysisTag: string;
   private failed: { path: string; message: string }[] = [];
   private sorted: SkillDoc[] = [];
+  private compat: { docs: readonly SkillDoc[]; profiles: SkillProfiles } | null = null;
+  /** Analysed profile texts of the last profile build (analyse output is never mutated). */
+  private profileTerms = new Map<string, string[]>();
+  private readonly fieldCache: FieldCache;
+  private readonly embeddedHash = new Map<string, string>();
 
   constructor(private readonly init: SkillServiceInit) {
     this.root = init.root;
     this.settings = { ...DEFAULT_ROUTING, ...init.settings };
     this.log = init.logger ?? SILENT_LOGGER;
-    this.profiles = init.profiles ?? ['spec'];
+    this.profileIds = init.profiles ?? ['spec'];
     this.lexical = new LexicalIndex(this.settings.bm25);
     this.text = {
       segmenter: init.segmenter,
@@ -206,7 +152,53 @@ class Engine implements LiveSkillService {
     this.analysisTag = `${ANALYSIS_VERSION}.${analysisFingerprint()}${init.dictionary ? `:bridge${BRIDGE_VERSION}` : ''}${init.segmenter ? ':seg' : ''}`;
     if (init.embedder) {
       const dims = init.embedder.info.dims;
-      this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex());
+      this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex(), this.settings.bodyRowPenalty);
+    }
+    this.fieldCache = new FieldCache(
+      (text) => analyze(text, { segmenter: init.segmenter }),
+      // From the analysis already made (or loaded): re-analysing would load the dictionary again.
+      (doc) => {
+        const entry = this.entries.get(doc.id);
+        if (entry?.doc === doc) return entry.bridge;
+        return this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : [];
+      },
+    );
+    const entries = this.entries;
+    const library: IndexedLibrary = {
+      lexical: this.lexical,
+      dense: this.dense,
+      doc: (id) => entries.get(id)?.doc,
+      passages: (id) => entries.get(id)?.passages ?? [],
+      feedback: (id) => entries.get(id)?.feedback ?? [],
+      profiles: () => this.profiles(),
+      fields: this.fieldCache,
+    };
+    const { reranker, fitted } = this.rerankStage();
+    this.pipeline = new RoutingPipeline(library, {
+      settings: this.settings,
+      text: this.text,
+      embedder: init.embedder ?? null,
+      embedderError: init.embedderError,
+      reranker,
+      set: { reranked: { ...DEFAULT_SET, ...fitted, ...init.set }, firstStage: { ...DEFAULT_SET, ...init.set } },
+      log: this.log,
+    });
+  }
+
+  /**
+   * The rerank stage: the injected one, a cross-encoder, or the shipped learned reranker (the
+   * heuristic one when its weights do not fit this build), and the set thresholds fitted to its
+   * scores (the learned model's only: others use the defaults).
+   */
+  private rerankStage(): { reranker: ListReranker; fitted?: Partial<SetOptions> } {
+    if (this.init.reranker) return { reranker: this.init.reranker };
+    if (this.init.crossEncoder) return { reranker: new CrossEncoderReranker(this.init.crossEncoder, (id) => this.rerankText(id)) };
+    try {
+      const learned = new LearnedReranker();
+      return { reranker: learned, fitted: learned.model.set };
+    } catch (err) {
+      this.log.warn(`${err instanceof Error ? err.message : err}; using the heuristic reranker`);
+      return { reranker: new HeuristicReranker() };
     }
   }
 
@@ -219,46 +211,36 @@ class Engine implements LiveSkillService {
   }
 
   pairFindings(skillId?: string): PairFinding[] {
-    const terms = new Map<string, Set<string>>();
-    const termsOf = (id: string) => {
-      let t = terms.get(id);
-      if (!t) {
-        const doc = this.entries.get(id)?.doc;
-        t = new Set(doc ? analyze(`${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`, { segmenter: this.init.segmenter }) : []);
-        terms.set(id, t);
-      }
-      return t;
-    };
-    const vectorOf = (id: string) => this.dense?.first(id);
-    const profiles = this.skillProfiles();
-    // A library-wide scan looks at each skill's nearest neighbours (and copies), not all pairs.
     const dense = this.dense;
-    const neighbours = dense?.skillCount
-      ? (id: string, k: number) => {
-          const v = vectorOf(id);
-          return v ? [...dense.search(v, k + 1).keys()] : profiles.lexicalNeighbours(id, k);
-        }
-      : undefined;
-    const candidates = skillId ? undefined : candidatePairs(profiles, PAIR_NEIGHBOURS, neighbours);
-    // Twins for two stacks or platforms are not interchangeable: they are reported as conflicts.
-    const duplicates = findNearDuplicates(this.sorted, vectorOf, termsOf, { ...DEFAULT_DUPLICATES, ...this.init.duplicates }, skillId, candidates).filter(
-      (p) => !this.judgeSet([p.a, p.b]).pairs[0]?.family,
+    const profiles = this.profiles();
+    const vectorOf = (id: string) => dense?.first(id);
+    return scanPairs(
+      {
+        docs: this.sorted,
+        profiles,
+        analyzer: (text) => analyze(text, { segmenter: this.init.segmenter }),
+        vectorOf,
+        // A library-wide scan looks at each skill's nearest neighbours (and copies), not all pairs.
+        neighbours: dense?.skillCount
+          ? (id, k) => {
+              const v = vectorOf(id);
+              return v ? [...dense.search(v, k + 1).keys()] : profiles.lexicalNeighbours(id, k);
+            }
+          : undefined,
+        duplicates: this.init.duplicates,
+        conflicts: this.init.conflicts,
+      },
+      skillId,
     );
-    const reported = new Set(duplicates.map((p) => `${p.a}\n${p.b}`));
-    return [...duplicates, ...findConflicts(profiles, this.conflictOptions, skillId, reported, candidates)];
   }
 
   judgeSet(ids: readonly string[]): SetJudgement {
-    const profiles = this.skillProfiles();
-    return judgeSet(ids.flatMap((id) => profiles.get(id) ?? []), this.conflictOptions);
-  }
-
-  private get conflictOptions(): ConflictOptions {
-    return { ...DEFAULT_CONFLICT, ...this.init.conflicts };
+    const profiles = this.profiles();
+    return judgeSet(ids.flatMap((id) => profiles.get(id) ?? []), { ...DEFAULT_CONFLICT, ...this.init.conflicts });
   }
 
   /** Per-skill compatibility profiles, rebuilt when the skill list changes. */
-  private skillProfiles(): SkillProfiles {
+  profiles(): SkillProfiles {
     if (this.compat?.docs !== this.sorted) {
       const seg = this.init.segmenter;
       // An edit rebuilds the profiles (term weights are library-wide), but only the edited skill's
@@ -282,35 +264,38 @@ class Engine implements LiveSkillService {
     return this.compat.profiles;
   }
 
-  private compat: { docs: readonly SkillDoc[]; profiles: SkillProfiles } | null = null;
-  /** Analysed name + description texts of the last profile build (analyse output is never mutated). */
-  private profileTerms = new Map<string, string[]>();
-  private readonly fieldCache = new FieldCache(
-    (text) => analyze(text, { segmenter: this.init.segmenter }),
-    // From the analysis already made (or loaded): re-analysing would load the dictionary again.
-    (doc) => {
-      const entry = this.entries.get(doc.id);
-      if (entry?.doc === doc) return entry.bridge;
-      return this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : [];
-    },
-  );
-  private rerankStage: ListReranker | null = null;
-
-  private reranker(): ListReranker {
-    this.rerankStage ??=
-      this.init.reranker ??
-      (this.init.crossEncoder ? new CrossEncoderReranker(this.init.crossEncoder, (id) => this.rerankText(id)) : this.learnedReranker());
-    return this.rerankStage;
-  }
-
-  /** The shipped learned reranker, or the heuristic one when its weights do not fit this build. */
-  private learnedReranker(): ListReranker {
-    try {
-      return new LearnedReranker();
-    } catch (err) {
-      this.log.warn(`${err instanceof Error ? err.message : err}; using the heuristic reranker`);
-      return new HeuristicReranker(this.init.segmenter);
+  async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
+    const t0 = performance.now();
+    const ranking = await this.pipeline.rank(query, { rerank: opts.rerank, select: opts.select, token: opts.token });
+    const explain = opts.passages === false ? null : this.pipeline.explainer(ranking);
+    const candidates = ranking.candidates.slice(0, opts.k ?? 10).map((c, i) => {
+      const doc = this.entries.get(c.id)!.doc;
+      return {
+        skillId: c.id,
+        name: doc.name,
+        path: doc.path,
+        description: doc.description,
+        rank: i + 1,
+        scores: {
+          dense: c.dense,
+          lexical: c.lexical,
+          fused: c.fused,
+          ...(c.dense !== null ? { denseNorm: c.denseNorm } : {}),
+          lexicalWeight: c.lexicalWeight,
+          rerank: c.rerank,
+          final: c.rerank ?? c.fused,
+        },
+        passage: explain ? explain(c.id) : null,
+      };
+    });
+    const result: RouteResult = { query, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
+    if (ranking.reranker) result.reranker = ranking.reranker;
+    if (ranking.request.readAs) result.readAs = ranking.request.readAs;
+    if (ranking.set && candidates.length) {
+      const size = Math.min(ranking.set.size, candidates.length);
+      result.set = { ids: ranking.set.ids.slice(0, size), size, rejected: ranking.set.rejected };
     }
+    return result;
   }
 
   async index(opts: IndexOptions = {}): Promise<IndexStats> {
@@ -339,7 +324,7 @@ class Engine implements LiveSkillService {
           } else {
             const bytes = await workspace.read(ref);
             const { text, invalidUtf8 } = decodeSkillBytes(bytes);
-            const doc = parseSkill(ref, text, this.profiles, invalidUtf8);
+            const doc = parseSkill(ref, text, this.profileIds, invalidUtf8);
             if (key) parseCache!.set(key, { ...doc, findings: [...doc.findings] });
             docs.push({ ref, doc });
           }
@@ -408,7 +393,7 @@ class Engine implements LiveSkillService {
     if (bytes) {
       try {
         const { text, invalidUtf8 } = decodeSkillBytes(bytes);
-        doc = parseSkill(ref, text, this.profiles, invalidUtf8);
+        doc = parseSkill(ref, text, this.profileIds, invalidUtf8);
       } catch (err) {
         this.failed.push({ path: ref.path, message: err instanceof Error ? err.message : String(err) });
         this.removeEntry(ref.id);
@@ -471,7 +456,7 @@ class Engine implements LiveSkillService {
     }
     // Another update may have replaced the entry while this one was embedding.
     if (this.entries.get(id) !== entry) return;
-    dense.upsert(id, vectors);
+    dense.upsert(id, vectors, descriptionRows(entry.doc, this.text));
     this.embeddedHash.set(id, entry.doc.hash);
   }
 
@@ -511,20 +496,20 @@ class Engine implements LiveSkillService {
       analysis = {
         counts: countTerms(fields),
         feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
-        listing: analyze(listingText(doc), { segmenter: this.init.segmenter }),
+        listing: analyze(profileText(doc), { segmenter: this.init.segmenter }),
       };
       cache?.set(key, analysis);
     }
     this.entries.set(doc.id, new Entry(doc, analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
     // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
     // change of what they analyse only misses.
-    if (analysis.listing) this.profileTerms.set(listingText(doc), analysis.listing);
+    if (analysis.listing) this.profileTerms.set(profileText(doc), analysis.listing);
     batch.push([doc.id, analysis.counts]);
   }
 
   private parseKey(ref: SkillFileRef, stamp: string): string {
     // The id and folder name enter the parse (name fallback, name-mismatch finding), the profiles its findings.
-    return JSON.stringify([ref.path, ref.id, ref.folderName ?? null, this.profiles, PARSE_VERSION, stamp]);
+    return JSON.stringify([ref.path, ref.id, ref.folderName ?? null, this.profileIds, PARSE_VERSION, stamp]);
   }
 
   private analysisKey(doc: SkillDoc): string {
@@ -545,23 +530,7 @@ class Engine implements LiveSkillService {
     // Body passages are split only when some are embedded (none by default).
     const entry = this.entries.get(doc.id);
     const passages = this.settings.bodyPassages ? (entry?.doc.hash === doc.hash ? entry.passages : splitPassages(doc.body)) : [];
-    return embedTexts(doc, passages, this.settings, this.text).texts;
-  }
-
-  /** Index of the first body-passage row of a skill (rows before it describe the skill). */
-  private bodyFrom(entry: Entry): number {
-    return descriptionRows(entry.doc, this.text);
-  }
-
-  /**
-   * For a request without Chinese, the analysed English senses of a Chinese word (so a Chinese
-   * passage can show which of its words the request matched through the bridge); else undefined.
-   */
-  private passageSenses(query: string): ((word: string) => string[]) | undefined {
-    const translator = this.text.translator;
-    if (!translator || hasCjk(query)) return undefined;
-    const seg = this.init.segmenter;
-    return (word) => translator.translateWord(word).flatMap((e) => analyze(e.text, { segmenter: seg }));
+    return embedTexts(doc, passages, this.settings.bodyPassages, this.text).texts;
   }
 
   private cacheKey(doc: SkillDoc): string {
@@ -585,7 +554,7 @@ class Engine implements LiveSkillService {
       if (dense.has(doc.id) && this.embeddedHash.get(doc.id) === doc.hash) continue;
       const hit = cache?.get(this.cacheKey(doc));
       if (hit && hit.length && hit[0].length === embedder.info.dims) {
-        dense.upsert(doc.id, hit);
+        dense.upsert(doc.id, hit, descriptionRows(doc, this.text));
         this.embeddedHash.set(doc.id, doc.hash);
         cached++;
       } else {
@@ -607,7 +576,7 @@ class Engine implements LiveSkillService {
       opts.progress?.('embed', done, total);
     }
     todo.forEach((t, i) => {
-      dense.upsert(t.doc.id, vectors[i]);
+      dense.upsert(t.doc.id, vectors[i], descriptionRows(t.doc, this.text));
       this.embeddedHash.set(t.doc.id, t.doc.hash);
       cache?.set(this.cacheKey(t.doc), vectors[i]);
     });
@@ -632,182 +601,6 @@ class Engine implements LiveSkillService {
     if (cache) {
       const keep = new Set([...this.entries.values()].map((e) => this.cacheKey(e.doc)));
       await cache.flush(keep).catch((err) => this.log.warn(`could not write the vector cache: ${err instanceof Error ? err.message : err}`));
-    }
-  }
-
-  private readonly embeddedHash = new Map<string, string>();
-  /** The last encoder failure logged by `route` (each distinct one is logged once). */
-  private lastDenseFailure: string | null = null;
-
-  async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
-    const k = opts.k ?? 10;
-    const doRerank = opts.rerank ?? true;
-    const t0 = performance.now();
-    const timings = { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 };
-    const seg = this.init.segmenter;
-
-    let t = performance.now();
-    const terms = analyze(query, { segmenter: seg });
-    const qWeights = weightedQueryTerms(query, this.lexical, this.settings, this.text);
-    const translated = new Set<string>();
-    const bridged = bridgeQuery(query, qWeights, this.lexical, this.settings, this.text, translated);
-    const bridgeMs = performance.now() - t;
-
-    // The request's embedding starts before the lexical search: the node host runs the encoder in
-    // a worker thread, so the two overlap and the request waits for the slower of them only.
-    const embedding = this.embedQuery(query, bridged, opts.token);
-    // Settled at once so that a throw below does not leave a cancellation's rejection unhandled.
-    embedding.catch(() => undefined);
-
-    t = performance.now();
-    let lexAll = this.lexical.search(qWeights, undefined, translated);
-    if (expandByFeedback(qWeights, lexAll, (id) => this.entries.get(id)?.feedback ?? [], this.lexical, this.settings)) {
-      lexAll = this.lexical.search(qWeights, undefined, translated);
-    }
-    const lexTop = topN(lexAll, this.settings.poolSize);
-    timings.lexicalMs = bridgeMs + performance.now() - t;
-
-    const { vector: qVec, failed: denseFailed, ms } = await embedding;
-    timings.embedMs = ms;
-    let denseTop = new Map<string, number>();
-    if (qVec && this.dense) {
-      t = performance.now();
-      denseTop = this.dense.search(qVec, this.settings.poolSize);
-      timings.denseMs = performance.now() - t;
-    }
-    throwIfCancelled(opts.token);
-
-    t = performance.now();
-    const pool = new Set<string>([...lexTop.keys(), ...denseTop.keys()]);
-    const denseScore = new Map<string, number>();
-    const denseRow = new Map<string, number>();
-    if (qVec && this.dense) {
-      for (const id of pool) {
-        const entry = this.entries.get(id);
-        const cos = entry && this.dense.cosines(id, qVec);
-        if (!entry || !cos?.length) continue;
-        const bodyFrom = this.bodyFrom(entry);
-        denseScore.set(id, aggregateRows(cos, bodyFrom, this.settings));
-        // Row 0 stands for the description in explanations, 1.. for body passages.
-        const row = bestRow(cos, bodyFrom, this.settings);
-        denseRow.set(id, row < bodyFrom ? 0 : row - bodyFrom + 1);
-      }
-    }
-    const fusionWeight = hasCjk(query) ? this.settings.lexicalWeightCjk : this.settings.lexicalWeight;
-    const fused = fuse(pool, lexAll, qVec ? denseScore : null, fusionWeight).map((c) => ({
-      id: c.id,
-      lexical: c.lexical,
-      dense: c.dense,
-      fused: c.fused,
-      denseNorm: c.denseNorm,
-      lexicalWeight: c.lexicalWeight,
-    }));
-    timings.fuseMs = performance.now() - t;
-
-    // Rerank, then order the leading places as a compatible set (set selection follows the
-    // rerank switch unless asked for explicitly).
-    t = performance.now();
-    const depth = Math.max(this.settings.rerankDepth, k);
-    const head = fused.slice(0, depth);
-    const doSelect = opts.select ?? doRerank;
-    let scores: number[] | null = null;
-    let selection: SetSelection | null = null;
-    let features: ListFeatures | null = null;
-    if ((doRerank || doSelect) && head.length) {
-      const request: RerankRequest = {
-        query,
-        terms,
-        bridgedQuery: bridged,
-        analyzer: (text) => analyze(text, { segmenter: seg }),
-        head,
-        profiles: this.skillProfiles(),
-        fields: this.fieldCache,
-        doc: (id) => this.entries.get(id)!.doc,
-        passages: (id) => this.entries.get(id)!.passages,
-      };
-      features = listFeatures(request);
-      if (doRerank) scores = await this.reranker().score(request, features, opts.token);
-      throwIfCancelled(opts.token);
-      if (doSelect) {
-        const fitted = scores ? this.reranker().setOptions : undefined;
-        selection = selectSet(features, scores ?? head.map((c) => c.fused), { ...DEFAULT_SET, ...fitted, ...this.init.set });
-      }
-    }
-    timings.rerankMs = performance.now() - t;
-
-    const order = selection?.order ?? (scores ? orderBy(scores) : head.map((_, i) => i));
-    const ranked = order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null }));
-    // What explains a match: the request's own terms and, for a Chinese request, the English
-    // senses the bridge added (an English skill's passage matches those, not the Chinese words).
-    const queryTerms = new Set([...terms, ...translated]);
-    const explain: PassageMatcher = { terms: queryTerms, segmenter: seg, senses: this.passageSenses(query) };
-    const candidates: RouteCandidate[] = ranked.slice(0, k).map((c, i) => {
-      const entry = this.entries.get(c.id)!;
-      return {
-        skillId: c.id,
-        name: entry.doc.name,
-        path: entry.doc.path,
-        description: entry.doc.description,
-        rank: i + 1,
-        scores: {
-          dense: c.dense,
-          lexical: c.lexical,
-          fused: c.fused,
-          ...(c.dense !== null ? { denseNorm: c.denseNorm } : {}),
-          lexicalWeight: c.lexicalWeight,
-          rerank: c.rerank,
-          final: c.rerank ?? c.fused,
-        },
-        passage: opts.passages === false ? null : bestPassage(entry, this.fieldCache.get(entry.doc, entry.passages), denseRow.get(c.id), explain),
-      };
-    });
-    timings.totalMs = performance.now() - t0;
-    const result: RouteResult = {
-      query,
-      candidates,
-      timings,
-      dense: denseFailed
-        ? { disabled: denseFailed }
-        : this.init.embedder
-          ? { model: this.init.embedder.info.id }
-          : { disabled: this.init.embedderError ?? 'no embedding model configured' },
-    };
-    if (scores) result.reranker = this.reranker().id;
-    if (bridged) result.readAs = bridged;
-    if (selection && features && candidates.length) {
-      const ids = features.ids;
-      const size = Math.min(selection.size, candidates.length);
-      result.set = {
-        ids: selection.order.slice(0, size).map((i) => ids[i]),
-        size,
-        rejected: selection.rejected.map((r) => ({ id: ids[r.index], partnerId: ids[r.partner], reason: r.reason, evidence: r.evidence })),
-      };
-    }
-    return result;
-  }
-
-  /**
-   * The request's vector, and how long the encoder took. An encoder failure (its worker died, say)
-   * is not an error here: the request is still routed, on words, and the failure is reported in
-   * the result and logged once. Cancellation still rejects.
-   */
-  private async embedQuery(
-    query: string,
-    bridged: string | null,
-    token: RouteOptions['token'],
-  ): Promise<{ vector: Float32Array | null; failed: string | null; ms: number }> {
-    if (!this.init.embedder || !this.dense?.skillCount) return { vector: null, failed: null, ms: 0 };
-    const t = performance.now();
-    try {
-      // A Chinese request reaches the English encoder as its bridged English text.
-      const [vector] = await this.init.embedder.embed([denseQueryText(query, bridged, this.text)], 'query', token);
-      return { vector, failed: null, ms: performance.now() - t };
-    } catch (err) {
-      if (err instanceof CancelledError) throw err;
-      const failed = `the embedding model failed (${err instanceof Error ? err.message : String(err)}); routed on words only`;
-      if (failed !== this.lastDenseFailure) this.log.warn(failed);
-      this.lastDenseFailure = failed;
-      return { vector: null, failed, ms: performance.now() - t };
     }
   }
 
@@ -836,77 +629,4 @@ function analysisFingerprint(): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(36);
-}
-
-/** Collapses whitespace and drops long pasted lines that are mostly symbols (logs, stack frames). */
-export function cleanQuery(query: string): string {
-  return query.replace(/\s+/g, ' ').trim();
-}
-
-/**
- * The `n` best entries, best first (ties by key), kept in a bounded heap: a request's words match
- * thousands of skills, and sorting them all took more time than scoring them.
- */
-export function topN(scores: Map<string, number>, n: number): Map<string, number> {
-  const entries = [...scores];
-  const order = firstK(entries.length, n, (a, b) => entries[a][1] > entries[b][1] || (entries[a][1] === entries[b][1] && entries[a][0] < entries[b][0]));
-  return new Map(order.map((i) => entries[i]));
-}
-
-/** What `bestPassage` matches a passage against. */
-interface PassageMatcher {
-  /** Analysed request terms (with the bridge's English senses for a Chinese request). */
-  terms: ReadonlySet<string>;
-  segmenter?: Segmenter;
-  /** Analysed English senses of a Chinese word, when an English request meets a Chinese skill. */
-  senses?: (word: string) => string[];
-}
-
-/** The passage that best explains the match: most query terms, the dense winner as tie-break. */
-function bestPassage(entry: Entry, fields: SkillFields, denseRow: number | undefined, m: PassageMatcher): MatchedPassage | null {
-  const { doc, passages } = entry;
-  let best: { field: MatchedPassage['field']; text: string; heading?: string; line?: number; score: number } | undefined;
-  // Terms come analysed from the reranker's field cache (heading and text of each passage), so a
-  // skill's passages are analysed once, not once per request.
-  const consider = (field: MatchedPassage['field'], text: string, terms: ReadonlySet<string>, heading: string | undefined, line: number | undefined, bonus: number) => {
-    if (!text) return;
-    let hits = 0;
-    for (const t of terms) if (m.terms.has(t)) hits++;
-    const score = hits + bonus;
-    if (!best || score > best.score) best = { field, text, heading, line, score };
-  };
-  consider('description', doc.description, fields.description, undefined, doc.keyRanges.description?.start.line, denseRow === 0 ? 0.5 : 0);
-  passages.slice(0, Math.min(MAX_PASSAGES_SCANNED, fields.passages.length)).forEach((p, i) => consider('body', p.text, fields.passages[i], p.heading || undefined, doc.bodyStartLine + p.line, denseRow === i + 1 ? 0.5 : 0));
-  if (!best) return null;
-  const { score: _score, ...chosen } = best;
-  return { ...chosen, matchedTerms: matchedWords(chosen.text, m) };
-}
-
-const SURFACE_WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#-]*/gu;
-const MAX_MATCHED = 24;
-
-/**
- * Surface words of `text` whose analysed form is a request term (for highlighting). A run of
- * Chinese has no spaces, so it is split as the index splits it and only the matching words are
- * given, not the whole clause; with `senses`, a Chinese word also matches through its English
- * senses.
- */
-function matchedWords(text: string, m: PassageMatcher): string[] {
-  const out = new Set<string>();
-  const hit = (word: string) => analyze(word, { segmenter: m.segmenter }).some((t) => m.terms.has(t));
-  for (const match of text.matchAll(SURFACE_WORD)) {
-    const word = match[0];
-    if (!hasCjk(word)) {
-      if (hit(word)) out.add(word);
-    } else {
-      for (const run of word.match(CJK_RUN) ?? []) {
-        for (const piece of analyze(run, { segmenter: m.segmenter })) {
-          if (m.terms.has(piece) || m.senses?.(piece).some((t) => m.terms.has(t))) out.add(piece);
-        }
-      }
-      for (const latin of word.replace(CJK_RUN, ' ').matchAll(SURFACE_WORD)) if (hit(latin[0])) out.add(latin[0]);
-    }
-    if (out.size >= MAX_MATCHED) break;
-  }
-  return [...out].slice(0, MAX_MATCHED);
 }

@@ -1,0 +1,264 @@
+/**
+ * The routing pipeline: one request's path through named stages, each a value with one owner.
+ *
+ *   analyse   request.ts       weighted terms, the bridge's senses, the text to embed
+ *   retrieve  retrieve.ts      the first stage: words and meaning over the whole library, fused
+ *   features  rerankFeatures   point features and pair judgements of the pool's head
+ *   score     rerank.ts        the rerank stage (learned listwise model, or a cross-encoder)
+ *   select    setSelection.ts  the leading places as a compatible set, and its size
+ *   explain   explain.ts       the passage that explains each shown result
+ *
+ * `rank` runs them once per request at a fixed depth (`rerankDepth`), whatever number of results
+ * is asked for, so every view of a ranking (the panel's top 10, the rank of the skill being edited
+ * at 50) reads the same order. The engine's `route`, the tuner (bench/tune.ts) and the reranker's
+ * training (bench/trainReranker.ts) all call these stages.
+ */
+import type { SkillProfiles } from '../analysis/conflicts';
+import type { SkipReason } from '../analysis/types';
+import type { LexicalIndex } from '../index/lexicalIndex';
+import type { MatchedPassage, RouteResult, RouteTimings } from '../service';
+import { analyze } from '../text/analyze';
+import type { Passage } from '../text/passages';
+import type { CancelToken, Embedder, Logger, SkillDoc } from '../types';
+import { CancelledError, throwIfCancelled } from '../types';
+import type { DenseStore } from './denseStore';
+import { bestPassage, passageMatcher } from './explain';
+import { orderBy, type ListReranker } from './rerank';
+import { listFeatures, type FieldCache, type ListFeatures } from './rerankFeatures';
+import { analyseRequest, denseQueryText, type AnalysedRequest } from './request';
+import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
+import { selectSet, type SetOptions, type SetSelection } from './setSelection';
+import type { RoutingSettings } from './settings';
+import type { TextContext } from './skillText';
+
+/** What the pipeline reads of an indexed library (the engine keeps these current). */
+export interface IndexedLibrary {
+  readonly lexical: LexicalIndex;
+  /** Skill vectors; null without an embedder. */
+  readonly dense: DenseStore | null;
+  doc(id: string): SkillDoc | undefined;
+  /** Body passages of a skill (split on first use). */
+  passages(id: string): readonly Passage[];
+  /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */
+  feedback(id: string): readonly string[];
+  /** Per-skill compatibility profiles of the current skill list. */
+  profiles(): SkillProfiles;
+  /** Analysed fields per skill, shared by the features and the explanations. */
+  readonly fields: FieldCache;
+}
+
+/** The capabilities and settings the pipeline is composed of (see `createSkillService`). */
+export interface PipelineParts {
+  settings: RoutingSettings;
+  text: TextContext;
+  embedder: Embedder | null;
+  /** Why there is no embedder, when there is none. */
+  embedderError?: string;
+  /** The rerank stage. */
+  reranker: ListReranker;
+  /**
+   * Set-selection thresholds for the reranker's scores, and for first-stage fused scores (when
+   * reranking is off): thresholds are fitted to one scale of scores.
+   */
+  set: { reranked: SetOptions; firstStage: SetOptions };
+  log: Logger;
+}
+
+/** One candidate of a ranking: its first-stage scores and, in the reranked head, its rerank score. */
+export interface RankedCandidate extends FusedCandidate {
+  rerank: number | null;
+}
+
+/** The compatible set of a ranking (skill ids), and the candidates set aside for a SKIP conflict. */
+export interface RankedSet {
+  ids: string[];
+  size: number;
+  rejected: { id: string; partnerId: string; reason: SkipReason; evidence: string }[];
+}
+
+/** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
+export interface Ranking {
+  request: AnalysedRequest;
+  /** The whole pool in final order: the reranked head (as a compatible set), then the rest in fused order. */
+  candidates: RankedCandidate[];
+  set: RankedSet | null;
+  /** Per candidate with vectors, the row that gave its dense score (explanations read it). */
+  denseRows: ReadonlyMap<string, number>;
+  dense: RouteResult['dense'];
+  /** The reranker that ordered the head, null when reranking was off. */
+  reranker: string | null;
+  timings: RouteTimings;
+}
+
+export interface RankOptions {
+  /** Rerank the head of the pool (default true). */
+  rerank?: boolean;
+  /** Order the leading places as a compatible set (default: as `rerank`). */
+  select?: boolean;
+  token?: CancelToken;
+}
+
+/** A request's embedding, or why there is none. */
+interface RequestVector {
+  vector: Float32Array | null;
+  failed: string | null;
+  ms: number;
+}
+
+export class RoutingPipeline {
+  /** The first stage over the library's indexes. */
+  readonly firstStage: FirstStage;
+  /** The last encoder failure logged (each distinct one is logged once). */
+  private lastDenseFailure: string | null = null;
+
+  constructor(
+    private readonly lib: IndexedLibrary,
+    private readonly parts: PipelineParts,
+  ) {
+    this.firstStage = new FirstStage(lib.lexical, lib.dense, (id) => lib.feedback(id));
+  }
+
+  get settings(): RoutingSettings {
+    return this.parts.settings;
+  }
+
+  /** Stage 1a: the request analysed (`s` overrides the settings, for the tuner). */
+  analyse(query: string, s: RoutingSettings = this.parts.settings): AnalysedRequest {
+    return analyseRequest(query, this.lib.lexical, s, this.parts.text);
+  }
+
+  /**
+   * The request's vector, and how long the encoder took. An encoder failure (its worker died, say)
+   * is not an error here: the request is still routed, on words, and the failure is reported in
+   * the result and logged once. Cancellation still rejects.
+   */
+  async embed(req: AnalysedRequest, token?: CancelToken): Promise<RequestVector> {
+    const embedder = this.parts.embedder;
+    if (!embedder || !this.lib.dense?.skillCount) return { vector: null, failed: null, ms: 0 };
+    const t = performance.now();
+    try {
+      // A Chinese request reaches the English encoder as its bridged English text.
+      const [vector] = await embedder.embed([denseQueryText(req.query, req.readAs, this.parts.text)], 'query', token);
+      return { vector, failed: null, ms: performance.now() - t };
+    } catch (err) {
+      if (err instanceof CancelledError) throw err;
+      const failed = `the embedding model failed (${err instanceof Error ? err.message : String(err)}); routed on words only`;
+      if (failed !== this.lastDenseFailure) this.parts.log.warn(failed);
+      this.lastDenseFailure = failed;
+      return { vector: null, failed, ms: performance.now() - t };
+    }
+  }
+
+  /** Stage 1: analyse, embed and retrieve the fused pool of one request. */
+  async retrieve(query: string, token?: CancelToken): Promise<{ pool: Pool; vector: RequestVector; timings: Omit<RouteTimings, 'rerankMs' | 'totalMs'> }> {
+    const s = this.parts.settings;
+    let t = performance.now();
+    const request = this.analyse(query);
+    // The request's embedding starts before the lexical search: the node host runs the encoder in
+    // a worker thread, so the two overlap and the request waits for the slower of them only.
+    const embedding = this.embed(request, token);
+    // Settled at once so that a throw below does not leave a cancellation's rejection unhandled.
+    embedding.catch(() => undefined);
+    const lexical = this.firstStage.lexicalScores(request, s);
+    const lexicalMs = performance.now() - t;
+    const vector = await embedding;
+    t = performance.now();
+    const dense = vector.vector ? this.firstStage.denseHits(vector.vector, s) : null;
+    const denseMs = performance.now() - t;
+    throwIfCancelled(token);
+    t = performance.now();
+    const pool = fusePool(request, lexical, dense, s);
+    return { pool, vector, timings: { embedMs: vector.ms, denseMs, lexicalMs, fuseMs: performance.now() - t } };
+  }
+
+  /** Stage 2a: features of the head of the pool (the first `rerankDepth` candidates). */
+  features(pool: Pool): ListFeatures {
+    const lib = this.lib;
+    const seg = this.parts.text.segmenter;
+    return listFeatures({
+      query: pool.request.query,
+      terms: pool.request.terms,
+      bridgedQuery: pool.request.readAs,
+      analyzer: (text) => analyze(text, { segmenter: seg }),
+      head: this.head(pool),
+      profiles: lib.profiles(),
+      fields: lib.fields,
+      doc: (id) => lib.doc(id)!,
+      passages: (id) => lib.passages(id),
+    });
+  }
+
+  /** Stage 2b: the reranker's scores of the head, in first-stage order. */
+  score(pool: Pool, features: ListFeatures, token?: CancelToken): Promise<number[]> {
+    return this.parts.reranker.score({ request: pool.request, head: this.head(pool), features }, token);
+  }
+
+  /** Stage 3: the leading places as a compatible set, from reranker scores (or fused scores when null). */
+  select(pool: Pool, features: ListFeatures, scores: readonly number[] | null): SetSelection {
+    const set = this.parts.set;
+    return scores ? selectSet(features, scores, set.reranked) : selectSet(features, this.head(pool).map((c) => c.fused), set.firstStage);
+  }
+
+  /** Every stage for one request, once. */
+  async rank(query: string, opts: RankOptions = {}): Promise<Ranking> {
+    const t0 = performance.now();
+    const doRerank = opts.rerank ?? true;
+    const doSelect = opts.select ?? doRerank;
+    const { pool, vector, timings } = await this.retrieve(query, opts.token);
+    const t = performance.now();
+    const head = this.head(pool);
+    let scores: number[] | null = null;
+    let selection: SetSelection | null = null;
+    let features: ListFeatures | null = null;
+    if ((doRerank || doSelect) && head.length) {
+      features = this.features(pool);
+      if (doRerank) scores = await this.score(pool, features, opts.token);
+      throwIfCancelled(opts.token);
+      if (doSelect) selection = this.select(pool, features, scores);
+    }
+    const rerankMs = performance.now() - t;
+    const order = selection?.order ?? (scores ? orderBy(scores) : head.map((_, i) => i));
+    const candidates: RankedCandidate[] = [
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null })),
+      ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null })),
+    ];
+    let set: RankedSet | null = null;
+    if (selection && features) {
+      const ids = features.ids;
+      set = {
+        ids: selection.order.slice(0, selection.size).map((i) => ids[i]),
+        size: selection.size,
+        rejected: selection.rejected.map((r) => ({ id: ids[r.index], partnerId: ids[r.partner], reason: r.reason, evidence: r.evidence })),
+      };
+    }
+    const embedder = this.parts.embedder;
+    return {
+      request: pool.request,
+      candidates,
+      set,
+      denseRows: pool.denseRows,
+      dense: vector.failed
+        ? { disabled: vector.failed }
+        : embedder
+          ? { model: embedder.info.id }
+          : { disabled: this.parts.embedderError ?? 'no embedding model configured' },
+      reranker: scores ? this.parts.reranker.id : null,
+      timings: { ...timings, rerankMs, totalMs: performance.now() - t0 },
+    };
+  }
+
+  /** Stage 4: the passage that explains one candidate of a ranking. */
+  explainer(ranking: Ranking): (id: string) => MatchedPassage | null {
+    const matcher = passageMatcher(ranking.request, this.parts.text);
+    return (id) => {
+      const doc = this.lib.doc(id);
+      if (!doc) return null;
+      const passages = this.lib.passages(id);
+      return bestPassage(doc, passages, this.lib.fields.get(doc, passages), ranking.denseRows.get(id), matcher);
+    };
+  }
+
+  private head(pool: Pool): FusedCandidate[] {
+    return pool.candidates.slice(0, this.parts.settings.rerankDepth);
+  }
+}

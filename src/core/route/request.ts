@@ -1,0 +1,152 @@
+/**
+ * A request as the first stage reads it: weighted lexical terms, the English senses of its
+ * Chinese words (the request side of the bridge), and the text the sentence encoder embeds.
+ *
+ * Long requests carry context, pasted code and logs; their terms are weighted so those do not
+ * drown the topic words (terms only seen on code or log lines count less, rare terms count more).
+ */
+import type { LexicalIndex } from '../index/lexicalIndex';
+import { analyze, hasCjk, stemWord, type Segmenter } from '../text/analyze';
+import type { Association, Familiarity } from '../text/translator';
+import { encoderText, type TextContext } from './skillText';
+import type { FirstStageSettings } from './settings';
+
+/** A request analysed once, read by every stage after it. */
+export interface AnalysedRequest {
+  query: string;
+  /** Analysed terms of the request, with repeats (coverage features and explanations read them). */
+  terms: string[];
+  /** Weighted lexical query terms: the request's own, then the English senses of its Chinese words. */
+  weights: ReadonlyMap<string, number>;
+  /**
+   * Terms that only the bridge added: they match Chinese skills' `bridge` field (without it,
+   * Chinese-to-Chinese routing lost 30 points of Hit@1 on the dev set) but not `bridgeBody`,
+   * where a translated request would meet every Chinese body (docs/retrieval-log.md).
+   */
+  translated: ReadonlySet<string>;
+  /** The request in bridged English when it has Chinese in it and a bridge is loaded, else null. */
+  readAs: string | null;
+}
+
+/** Analyses a request for routing over the library indexed in `lexical`. */
+export function analyseRequest(query: string, lexical: LexicalIndex, s: FirstStageSettings, ctx: TextContext): AnalysedRequest {
+  const weights = queryTerms(query, lexical, s, ctx);
+  const translated = new Set<string>();
+  const bridged = bridgeRequest(query, lexical, ctx);
+  if (bridged && s.bridgeWeight > 0) {
+    for (const [t, w] of bridged.senses) {
+      if (!weights.has(t)) translated.add(t);
+      weights.set(t, Math.max(weights.get(t) ?? 0, s.bridgeWeight * w));
+    }
+  }
+  return { query, terms: analyze(query, { segmenter: ctx.segmenter }), weights, translated, readAs: bridged?.readAs ?? null };
+}
+
+/** Lines of pasted code, logs and stack traces: mostly symbols, or the shapes such lines take. */
+export function isCodeLine(line: string): boolean {
+  const t = line.trim();
+  if (t.length < 4) return false;
+  if (/^(at\s+\S+[.(]|File "|Traceback|Caused by|\$ |> |>>> |#!|\d{4}-\d\d-\d\d[ T]\d|[A-Z]+\s+\d{3}\b|[{}[\]]|(const|let|var|def|class|import|from|return|function|public|private|SELECT|INSERT|UPDATE)\b)/.test(t)) return true;
+  const symbols = t.replace(/[\p{L}\p{N}\s]/gu, '').length;
+  return symbols / t.length > 0.15;
+}
+
+/** Terms of the request and their weights, before the bridge and feedback expansion. */
+export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstStageSettings, 'codeLineWeight' | 'idfPower'>, ctx: TextContext): Map<string, number> {
+  const seg = ctx.segmenter;
+  const prose = new Map<string, number>();
+  const code = new Map<string, number>();
+  for (const line of query.split('\n')) {
+    const target = isCodeLine(line) ? code : prose;
+    for (const t of analyze(line, { segmenter: seg })) target.set(t, (target.get(t) ?? 0) + 1);
+  }
+  const out = new Map<string, number>();
+  for (const [t, n] of prose) out.set(t, 1 + Math.log(n));
+  for (const [t, n] of code) if (!out.has(t)) out.set(t, s.codeLineWeight * (1 + Math.log(n)));
+  if (s.idfPower !== 0 && out.size) {
+    const maxIdf = Math.log(1 + (lexical.size + 0.5) / 1.5);
+    for (const [t, w] of out) out.set(t, w * Math.pow(Math.max(lexical.idf(t), 0.01) / maxIdf, s.idfPower));
+  }
+  return out;
+}
+
+/**
+ * The request in bridged English and the analysed English senses of its Chinese words, each with
+ * its best confidence; null when the request has no Chinese or no bridge is loaded.
+ */
+export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
+  if (!ctx.translator || !hasCjk(query)) return null;
+  const tr = ctx.translator.translate(query, libraryFamiliarity(lexical), libraryAssociation(lexical, ctx.segmenter));
+  const senses = new Map<string, number>();
+  for (const w of tr.words) {
+    for (const e of w.english) {
+      for (const t of new Set(analyze(e.text, { segmenter: ctx.segmenter }))) senses.set(t, Math.max(senses.get(t) ?? 0, e.weight));
+    }
+  }
+  return { readAs: tr.text, senses };
+}
+
+/** How familiar an English word is to the indexed library: 0 unseen .. 1 common. */
+export function libraryFamiliarity(lexical: LexicalIndex): Familiarity {
+  const common = Math.max(2, lexical.size / 100);
+  return (word: string) => {
+    const parts = word.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!parts.length) return 0;
+    let f = 0;
+    for (const p of parts) f += Math.min(1, Math.log(1 + lexical.nativeDf(stemWord(p))) / Math.log(1 + common));
+    return f / parts.length;
+  };
+}
+
+/** Set bits of a 32-bit word. */
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * How strongly two English words (or phrases) go together in the library: the Dice coefficient
+ * of the sets of skills whose own text holds them (a phrase: all of its words). For the bridge's
+ * choice among a Chinese word's senses; one is made per request.
+ */
+export function libraryAssociation(lexical: LexicalIndex, seg?: Segmenter): Association {
+  const sets = new Map<string, { bits: Uint32Array; n: number } | null>();
+  const of = (text: string) => {
+    let hit = sets.get(text);
+    if (hit !== undefined) return hit;
+    hit = null;
+    let bits: Uint32Array | undefined;
+    for (const t of new Set(analyze(text, { segmenter: seg }))) {
+      const docs = lexical.nativeDocs(t);
+      if (!docs) {
+        bits = undefined;
+        break;
+      }
+      bits = bits ? bits.map((x, i) => x & docs[i]) : docs;
+    }
+    if (bits) hit = { bits, n: bits.reduce((n, x) => n + bitCount(x), 0) };
+    sets.set(text, hit);
+    return hit;
+  };
+  return (a, b) => {
+    const x = of(a);
+    const y = of(b);
+    if (!x || !y || !x.n || !y.n) return 0;
+    const len = Math.min(x.bits.length, y.bits.length);
+    let both = 0;
+    for (let i = 0; i < len; i++) both += bitCount(x.bits[i] & y.bits[i]);
+    return (2 * both) / (x.n + y.n);
+  };
+}
+
+/**
+ * The request as the sentence encoder should read it: pasted code and log lines dropped (they
+ * use up the encoder's short window), whitespace collapsed; the whole request when it is all code.
+ * `readAs` (the request in bridged English) replaces it for an encoder that reads no Chinese.
+ */
+export function denseQueryText(query: string, readAs: string | null = null, ctx: TextContext = {}): string {
+  const source = readAs !== null && !ctx.encoderReadsChinese ? readAs : query;
+  const prose = source.split('\n').filter((l) => !isCodeLine(l)).join(' ');
+  return encoderText(prose.trim() ? prose : source);
+}
