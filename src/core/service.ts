@@ -117,7 +117,6 @@ export interface IndexOptions {
 }
 
 import type { PairFinding, SkipReason } from './analysis/types';
-import type { SetJudgement } from './analysis/conflicts';
 import type { SkillFileRef } from './workspace';
 
 /** A skill library opened for routing. Created by `createSkillService` (core) or `openLibrary` (node). */
@@ -135,12 +134,6 @@ export interface SkillService {
    * involving `skillId` when given.
    */
   pairFindings(skillId?: string): PairFinding[];
-  /**
-   * Whether one request could need all of `ids` together, judged from the skills' own text: the
-   * predicted SKIP reason of the set (null when compatible) and the verdict of each pair. Unknown
-   * ids are left out.
-   */
-  judgeSet?(ids: readonly string[]): SetJudgement;
   /** Files that were found but could not be read as skills, with the reason. */
   failures(): readonly { path: string; message: string }[];
   dispose(): Promise<void>;

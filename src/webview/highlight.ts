@@ -9,7 +9,7 @@ export interface Segment {
   mark: boolean;
 }
 
-/** A word as the engine's passage matcher reads it (src/core/route/skillService.ts). */
+/** A word as the engine's passage matcher reads it (src/core/route/explain.ts). */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#-]*/gu;
 /** Sentence punctuation a word may carry at its end (`+` and `#` stay: C++, C#). */
 const TRAILING = /[_.-]+$/u;

@@ -525,7 +525,7 @@ class Engine implements RoutingEngine {
     await cache.flush(keep).catch((err) => this.log.warn(`could not write the analysis snapshot: ${err instanceof Error ? err.message : err}`));
   }
 
-  /** What gets embedded for one skill (see firstStage.embedTexts). */
+  /** What gets embedded for one skill (see skillText.embedTexts). */
   private embedTexts(doc: SkillDoc): string[] {
     // Body passages are split only when some are embedded (none by default).
     const entry = this.entries.get(doc.id);
