@@ -13,7 +13,7 @@ import {
   type IndexStatus,
   type InitializationOptions,
 } from '../shared/protocol';
-import { openQueryPanel, registerQueryPanelSerializer, type QueryPanelHost } from './queryPanel';
+import { openQueryPanel, registerQueryPanelSerializer, type QueryPanelHost } from './queryPanelHost';
 import { overBudget, statusText, statusTooltip } from './statusText';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../shared/serverProcess';
 

@@ -4,7 +4,7 @@
  * posts is untrusted input to the host, and the host's messages are checked too, so that a
  * message from an older or newer build is ignored instead of half-rendered.
  *
- * No `vscode` and no DOM here: the host (`src/client/queryPanelHost.ts`) and the webview
+ * No `vscode` and no DOM here: the host (`src/client/queryPanel.ts`) and the webview
  * (`src/webview/panel.ts`) both import this module.
  */
 import { SKIP_REASONS, type SkipReason } from '../core/analysis/types';
