@@ -4,7 +4,7 @@
  * "SRAN1\n", a uint32 header length, a JSON header {version, fields, terms, entries, sha1}
  * padded so the data starts on a 4-byte boundary, then little-endian uint32 data, per entry:
  * `fields` field lengths, n term ids, n × `fields` term frequencies, m feedback term ids, then
- * l listing term ids (l is -1, no list, for analyses made without one).
+ * l profile-text term ids (l is -1, no list, for analyses made without one).
  * `terms` is the term table the ids point into; `sha1` covers the data. Anything unreadable,
  * inconsistent or damaged is reported and rebuilt.
  */
@@ -25,7 +25,7 @@ interface Header {
   version: number;
   fields: number;
   terms: string[];
-  /** [content key, distinct terms, feedback terms, listing terms or -1] */
+  /** [content key, distinct terms, feedback terms, profile-text terms or -1] */
   entries: [string, number, number, number][];
   sha1: string;
 }
@@ -122,8 +122,8 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
       at += m;
       const analysis: SkillAnalysis = { counts: new SnapshotCounts(lengths, ids, tf, terms), feedback };
       if (l >= 0) {
-        analysis.listing = new Array<string>(l);
-        for (let i = 0; i < l; i++) analysis.listing[i] = word(data[at + i]);
+        analysis.profile = new Array<string>(l);
+        for (let i = 0; i < l; i++) analysis.profile[i] = word(data[at + i]);
         at += l;
       }
       decoded.push([key, analysis]);
@@ -145,18 +145,18 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
       return i;
     };
     let words = 0;
-    for (const { counts, feedback, listing } of this.map.values()) words += F + counts.terms.length * (1 + F) + feedback.length + (listing?.length ?? 0);
+    for (const { counts, feedback, profile } of this.map.values()) words += F + counts.terms.length * (1 + F) + feedback.length + (profile?.length ?? 0);
     const data = new Uint32Array(words);
     const entries: [string, number, number, number][] = [];
     let at = 0;
-    for (const [key, { counts, feedback, listing }] of this.map) {
+    for (const [key, { counts, feedback, profile }] of this.map) {
       const n = counts.terms.length;
-      entries.push([key, n, feedback.length, listing ? listing.length : -1]);
+      entries.push([key, n, feedback.length, profile ? profile.length : -1]);
       for (let f = 0; f < F; f++) data[at++] = counts.lengths[f] ?? 0;
       for (const t of counts.terms) data[at++] = id(t);
       for (let i = 0; i < n * F; i++) data[at++] = counts.tf[i];
       for (const t of feedback) data[at++] = id(t);
-      for (const t of listing ?? []) data[at++] = id(t);
+      for (const t of profile ?? []) data[at++] = id(t);
     }
     const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     const sha1 = createHash('sha1').update(bytes).digest('hex');

@@ -4,6 +4,7 @@
  * a unit test keeps the two in step.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import type { RouteSet as EngineRouteSet } from '../core/service';
 
 /** What the client passes in `initialize` (all optional; a plain LSP client may send nothing). */
 export interface InitializationOptions {
@@ -78,15 +79,8 @@ export interface RouteResponse {
   set?: RouteSet;
 }
 
-/** A routed request's compatible set (the engine's `RouteResult.set`). */
-export interface RouteSet {
-  /** Skill ids of the set, in rank order. */
-  ids: string[];
-  /** Estimated number of skills the request needs (1 to 3). */
-  size: number;
-  /** Candidates set aside: `id` conflicts with the kept `partnerId` for `reason` (a SKIP class). */
-  rejected: { id: string; partnerId: string; reason: string; evidence: string }[];
-}
+/** A routed request's compatible set: the engine's `RouteResult.set`, as it is sent. */
+export type RouteSet = EngineRouteSet;
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'cancelled' | 'error';
 

@@ -24,7 +24,7 @@ const analysis = (name: string[], body: string[]): SkillAnalysis => {
   return { counts: countTerms(fields), feedback: [...name, 'pdf'] };
 };
 const plain = (a: SkillAnalysis | undefined) =>
-  a && { lengths: [...a.counts.lengths], terms: [...a.counts.terms], tf: [...Array.from(a.counts.tf)], feedback: a.feedback, listing: a.listing };
+  a && { lengths: [...a.counts.lengths], terms: [...a.counts.terms], tf: [...Array.from(a.counts.tf)], feedback: a.feedback, profile: a.profile };
 
 describe('LexicalIndex batch upserts (the snapshot path)', () => {
   const docs: [string, FieldTerms][] = Array.from({ length: 40 }, (_, i) => [
@@ -92,7 +92,7 @@ describe('FileAnalysisCache', () => {
   async function seeded() {
     const c = await FileAnalysisCache.open(dir, logger);
     c.set('a', analysis(['pdf', 'extract'], ['tabl', 'pdf', 'tabl']));
-    c.set('b', { ...analysis(['数据'], []), listing: ['数据', 'chart', 'pdf'] });
+    c.set('b', { ...analysis(['数据'], []), profile: ['数据', 'chart', 'pdf'] });
     await c.flush(new Set(['a', 'b']));
   }
 
@@ -101,13 +101,13 @@ describe('FileAnalysisCache', () => {
     const c = await FileAnalysisCache.open(dir, logger);
     assert.equal(c.size, 2);
     assert.deepEqual(plain(c.get('a')), plain(analysis(['pdf', 'extract'], ['tabl', 'pdf', 'tabl'])));
-    assert.deepEqual(plain(c.get('b')), plain({ ...analysis(['数据'], []), listing: ['数据', 'chart', 'pdf'] }));
-    assert.equal(c.get('a')!.listing, undefined, 'an analysis without a listing stays without');
+    assert.deepEqual(plain(c.get('b')), plain({ ...analysis(['数据'], []), profile: ['数据', 'chart', 'pdf'] }));
+    assert.equal(c.get('a')!.profile, undefined, 'an analysis without profile terms stays without');
     assert.equal(c.get('a')!.counts.tf.length, c.get('a')!.counts.terms.length * FIELDS.length);
     await c.flush(new Set(['b']));
     const d = await FileAnalysisCache.open(dir, logger);
     assert.equal(d.get('a'), undefined);
-    assert.deepEqual(plain(d.get('b')), plain({ ...analysis(['数据'], []), listing: ['数据', 'chart', 'pdf'] }));
+    assert.deepEqual(plain(d.get('b')), plain({ ...analysis(['数据'], []), profile: ['数据', 'chart', 'pdf'] }));
     assert.deepEqual(warnings, []);
   });
 

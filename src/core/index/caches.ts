@@ -18,7 +18,7 @@ export interface SkillAnalysis {
   /** Analysed name, description and bridge terms, in that order. */
   feedback: string[];
   /** Analysed `profileText` (what the conflict profiles read); absent in older snapshots. */
-  listing?: string[];
+  profile?: string[];
 }
 
 /** Persistent analyses by content key: a reopen skips analysing unchanged skills. */

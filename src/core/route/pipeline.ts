@@ -14,9 +14,8 @@
  * training (bench/trainReranker.ts) all call these stages.
  */
 import type { SkillProfiles } from '../analysis/conflicts';
-import type { SkipReason } from '../analysis/types';
 import type { LexicalIndex } from '../index/lexicalIndex';
-import type { MatchedPassage, RouteResult, RouteTimings } from '../service';
+import type { MatchedPassage, RouteResult, RouteSet, RouteTimings } from '../service';
 import { analyze } from '../text/analyze';
 import type { Passage } from '../text/passages';
 import type { CancelToken, Embedder, Logger, SkillDoc } from '../types';
@@ -69,19 +68,12 @@ export interface RankedCandidate extends FusedCandidate {
   rerank: number | null;
 }
 
-/** The compatible set of a ranking (skill ids), and the candidates set aside for a SKIP conflict. */
-export interface RankedSet {
-  ids: string[];
-  size: number;
-  rejected: { id: string; partnerId: string; reason: SkipReason; evidence: string }[];
-}
-
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
 export interface Ranking {
   request: AnalysedRequest;
   /** The whole pool in final order: the reranked head (as a compatible set), then the rest in fused order. */
   candidates: RankedCandidate[];
-  set: RankedSet | null;
+  set: RouteSet | null;
   /** Per candidate with vectors, the row that gave its dense score (explanations read it). */
   denseRows: ReadonlyMap<string, number>;
   dense: RouteResult['dense'];
@@ -222,7 +214,7 @@ export class RoutingPipeline {
       ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null })),
     ];
-    let set: RankedSet | null = null;
+    let set: RouteSet | null = null;
     if (selection && features) {
       const ids = features.ids;
       set = {

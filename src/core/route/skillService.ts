@@ -496,14 +496,14 @@ class Engine implements RoutingEngine {
       analysis = {
         counts: countTerms(fields),
         feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
-        listing: analyze(profileText(doc), { segmenter: this.init.segmenter }),
+        profile: analyze(profileText(doc), { segmenter: this.init.segmenter }),
       };
       cache?.set(key, analysis);
     }
     this.entries.set(doc.id, new Entry(doc, analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
     // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
     // change of what they analyse only misses.
-    if (analysis.listing) this.profileTerms.set(profileText(doc), analysis.listing);
+    if (analysis.profile) this.profileTerms.set(profileText(doc), analysis.profile);
     batch.push([doc.id, analysis.counts]);
   }
 
