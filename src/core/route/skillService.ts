@@ -8,7 +8,8 @@ import { DEFAULT_CONFLICT, judgeSet, profileText, SkillProfiles, type ConflictOp
 import type { DuplicateOptions } from '../analysis/duplicates';
 import { scanPairs } from '../analysis/pairScan';
 import type { PairFinding } from '../analysis/types';
-import { ANALYSIS_VERSION, PARSE_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
+import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
+import { readSkills } from '../index/readSkills';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import type { ProfileId } from '../parse/validate';
@@ -111,7 +112,6 @@ class Entry {
 
 // Large chunks let the embedder sort texts by length across skills, so batches pad little.
 const EMBED_BATCH = 256;
-const READ_CONCURRENCY = 16;
 
 /** Creates the engine over injected capabilities. */
 export function createSkillService(init: SkillServiceInit): RoutingEngine {
@@ -300,47 +300,11 @@ class Engine implements RoutingEngine {
 
   async index(opts: IndexOptions = {}): Promise<IndexStats> {
     const t0 = Date.now();
-    const { token, progress } = opts;
-    const listed = await this.init.workspace.list();
-    throwIfCancelled(token);
-    const failed = [...listed.problems];
-    const docs: { ref: SkillFileRef; doc: SkillDoc }[] = [];
-    let done = 0;
-    const files = listed.files;
-    progress?.('read', 0, files.length);
-    const queue = [...files];
-    const { workspace, parseCache } = this.init;
-    const stamps = parseCache && workspace.stamp ? new Set<string>() : undefined;
-    const worker = async () => {
-      for (let ref = queue.shift(); ref; ref = queue.shift()) {
-        throwIfCancelled(token);
-        try {
-          const stamp = stamps && (await workspace.stamp!(ref));
-          const key = stamp && this.parseKey(ref, stamp);
-          const hit = key ? parseCache!.get(key) : undefined;
-          if (hit) {
-            // A copy: the engine replaces findings on entries it keeps.
-            docs.push({ ref, doc: { ...hit, findings: [...hit.findings] } });
-          } else {
-            const bytes = await workspace.read(ref);
-            const { text, invalidUtf8 } = decodeSkillBytes(bytes);
-            const doc = parseSkill(ref, text, this.profileIds, invalidUtf8);
-            if (key) parseCache!.set(key, { ...doc, findings: [...doc.findings] });
-            docs.push({ ref, doc });
-          }
-          if (key) stamps!.add(key);
-        } catch (err) {
-          failed.push({ path: ref.path, message: err instanceof Error ? err.message : String(err) });
-        }
-        progress?.('read', ++done, files.length);
-      }
-    };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
-
-    docs.sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
+    const { token } = opts;
+    const { docs, failed, flush: flushParses } = await readSkills(this.init.workspace, this.profileIds, { parseCache: this.init.parseCache, token, progress: opts.progress });
     const seen = new Set<string>();
     const changed: SkillDoc[] = [];
-    for (const { doc } of docs) {
+    for (const doc of docs) {
       seen.add(doc.id);
       const prev = this.entries.get(doc.id);
       if (prev && prev.doc.hash === doc.hash) {
@@ -351,7 +315,7 @@ class Engine implements RoutingEngine {
     }
     // The encoder runs off this thread (the node host puts it in a worker): the lexical analysis
     // runs on this one meanwhile, in slices, so both cores work on a cold index.
-    const embedding = this.embedMissing(docs.map((d) => d.doc), opts);
+    const embedding = this.embedMissing(docs, opts);
     // Settled at once so a failed analysis does not leave the embedding's rejection unhandled.
     embedding.catch(() => undefined);
     await this.upsertLexicalInSlices(changed, token);
@@ -367,9 +331,7 @@ class Engine implements RoutingEngine {
     this.failed = failed;
     this.resort();
     await this.flushAnalyses();
-    if (parseCache && stamps) {
-      await parseCache.flush(stamps).catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
-    }
+    await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
     await this.finishDense(opts);
     const stats: IndexStats = {
       skills: this.entries.size,
@@ -505,11 +467,6 @@ class Engine implements RoutingEngine {
     // change of what they analyse only misses.
     if (analysis.profile) this.profileTerms.set(profileText(doc), analysis.profile);
     batch.push([doc.id, analysis.counts]);
-  }
-
-  private parseKey(ref: SkillFileRef, stamp: string): string {
-    // The id and folder name enter the parse (name fallback, name-mismatch finding), the profiles its findings.
-    return JSON.stringify([ref.path, ref.id, ref.folderName ?? null, this.profileIds, PARSE_VERSION, stamp]);
   }
 
   private analysisKey(doc: SkillDoc): string {
