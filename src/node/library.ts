@@ -8,7 +8,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createSkillService, type RoutingSettings } from '../core/route/skillService';
-import type { ProfileId } from '../core/parse/validate';
+import type { ProfileId } from '../core/profiles';
 import type { LiveSkillService } from '../core/service';
 import type { DuplicateOptions } from '../core/analysis/duplicates';
 import type { ListReranker } from '../core/route/rerank';

@@ -3,25 +3,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  checkJson,
-  effectiveBudgets,
-  formatJunit,
-  formatSarif,
-  formatText,
-  judgeTest,
-  keyLines,
-  listingBudgets,
-  parseConfig,
-  parseRoutingTests,
-  parseTriggerEvals,
-  resolveSkillRef,
-  runCheck,
-  summarizeCheck,
-  xmlEscape,
-  type CheckReport,
-  type RoutingTest,
-} from '../../src/cli/check';
+import { parseConfig } from '../../src/cli/check/config';
+import { checkJson } from '../../src/cli/check/format/json';
+import { formatJunit, xmlEscape } from '../../src/cli/check/format/junit';
+import { sarifLog } from '../../src/cli/check/format/sarif';
+import { formatText } from '../../src/cli/check/format/text';
+import { judgeTest, resolveSkillRef } from '../../src/cli/check/judge';
+import { summarizeCheck, type CheckReport } from '../../src/cli/check/report';
+import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from '../../src/cli/check/routingTests';
+import { runCheck } from '../../src/cli/check/runCheck';
+import { effectiveBudgets, listingBudgets } from '../../src/core/profiles';
 import type { RouteResult, SkillService } from '../../src/core/service';
 import type { SkillDoc } from '../../src/core/types';
 import type { Finding } from '../../src/core/types';
@@ -328,7 +319,7 @@ function sampleReport(): CheckReport {
 
 describe('check: SARIF', () => {
   it('has the required SARIF 2.1.0 fields, rules for every code and 1-based regions', () => {
-    const sarif = formatSarif(sampleReport()) as any;
+    const sarif = sarifLog(sampleReport()) as any;
     assert.equal(sarif.version, '2.1.0');
     assert.match(sarif.$schema, /^https:\/\/.*sarif-2\.1\.0.*\.json$/);
     assert.equal(sarif.runs.length, 1);
@@ -370,7 +361,7 @@ describe('check: SARIF', () => {
     const report = sampleReport();
     report.tests = [];
     report.findings = [{ file: 'my lib/a#b/SKILL.md', skillId: 'a', code: 'file.unreadable', severity: 'error', message: 'm', range: null }];
-    const result = (formatSarif(report) as any).runs[0].results[0];
+    const result = (sarifLog(report) as any).runs[0].results[0];
     assert.deepEqual(result.locations[0].physicalLocation, { artifactLocation: { uri: 'my%20lib/a%23b/SKILL.md' } });
   });
 });

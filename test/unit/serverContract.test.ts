@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CLIENT_PROFILES, SPEC_FIELDS } from '../../src/core/parse/validate';
+import { CLIENT_PROFILES, SPEC_FIELDS } from '../../src/core/profiles';
 import { SERVER_CODES } from '../../src/server/diagnostics';
 import { KEY_DOCS } from '../../src/server/frontMatterHelp';
 import { DEFAULT_SETTINGS, flatDefaults, sanitiseSettings, indexAffected } from '../../src/server/settings';
