@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseConfig } from '../../src/cli/check/config';
+import { findingPolicy, parseConfig } from '../../src/cli/check/config';
 import { checkJson } from '../../src/cli/check/format/json';
 import { formatJunit, xmlEscape } from '../../src/cli/check/format/junit';
 import { sarifLog } from '../../src/cli/check/format/sarif';
@@ -12,6 +12,7 @@ import { judgeTest, resolveSkillRef } from '../../src/cli/check/judge';
 import { summarizeCheck, type CheckReport } from '../../src/cli/check/report';
 import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from '../../src/cli/check/routingTests';
 import { runCheck } from '../../src/cli/check/runCheck';
+import { DEFAULT_FINDING_POLICY } from '../../src/core/policy/findingPolicy';
 import { effectiveBudgets, listingBudgets } from '../../src/core/profiles';
 import type { RouteResult, SkillService } from '../../src/core/service';
 import type { SkillDoc } from '../../src/core/types';
@@ -62,6 +63,17 @@ describe('check: config', () => {
     assert.throws(() => parseConfig('profiles: [claude]\n', 'c.yaml'), /unknown profile "claude"/);
     assert.throws(() => parseConfig('- a\n- b\n', 'c.yaml'), /must be a mapping/);
     assert.throws(() => parseConfig('{"top": 2,}', 'c.json'), /c\.json: not valid JSON/);
+  });
+
+  it('reads the conflict limits the editor has as settings, and checks them', () => {
+    assert.deepEqual(parseConfig('conflict:\n  threshold: 0.4\n  maxPerSkill: 3\n', 'c.yaml'), { conflict: { threshold: 0.4, maxPerSkill: 3 } });
+    assert.deepEqual(parseConfig('conflict: {maxPerSkill: 1000}\n', 'c.yaml'), { conflict: { maxPerSkill: 1000 } });
+    assert.deepEqual(findingPolicy(parseConfig('conflict: {threshold: 0.5}\n', 'c.yaml')), { conflict: { threshold: 0.5, maxPerSkill: 5 } });
+    assert.deepEqual(findingPolicy({}), DEFAULT_FINDING_POLICY);
+    assert.throws(() => parseConfig('conflict: 3\n', 'c.yaml'), /c\.yaml: "conflict" must be a mapping of threshold, maxPerSkill/);
+    assert.throws(() => parseConfig('conflict: {threshold: 2}\n', 'c.yaml'), /"conflict\.threshold" must be a number from 0 to 1/);
+    assert.throws(() => parseConfig('conflict: {maxPerSkill: 1.5}\n', 'c.yaml'), /"conflict\.maxPerSkill" must be a whole number from 1 to 1000/);
+    assert.throws(() => parseConfig('conflict: {max: 1}\n', 'c.yaml'), /unknown key "conflict\.max" \(known: threshold, maxPerSkill\)/);
   });
 
   it('reports YAML syntax errors with line and column', () => {

@@ -138,4 +138,17 @@ describe('contract: extension manifest', () => {
     for (const layer of ['src/core', 'src/node', 'src/server', 'src/shared', 'src/cli']) walk(layer);
     assert.deepEqual(offenders, []);
   });
+
+  it('only src/cli imports src/cli: the editor and the CLI share core, not each other', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) walk(rel);
+        else if (rel.endsWith('.ts') && /from '(\.\.\/)+cli\//.test(read(rel))) offenders.push(rel);
+      }
+    };
+    for (const layer of ['src/core', 'src/node', 'src/server', 'src/shared', 'src/client', 'src/webview']) walk(layer);
+    assert.deepEqual(offenders, []);
+  });
 });

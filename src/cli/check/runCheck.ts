@@ -206,7 +206,11 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     // less what the skills suppress, with the closest conflicts only: as the editor shows them.
     const pairsOf = new Map<string, PairFinding[]>();
     for (const p of service.pairFindings()) {
-      for (const id of new Set([p.a, p.b])) pairsOf.set(id, [...(pairsOf.get(id) ?? []), p]);
+      for (const id of new Set([p.a, p.b])) {
+        const list = pairsOf.get(id);
+        if (list) list.push(p);
+        else pairsOf.set(id, [p]);
+      }
     }
     const byId = new Map(skills.map((d) => [d.id, d]));
     const policy = findingPolicy(config);
