@@ -1,6 +1,6 @@
 /**
  * `skill-router`: route requests over a skill library, index it, validate it, and (in eval.ts and
- * check.ts) measure it and gate commits on it. Exit codes: 0 ok, 1 findings, 2 failure.
+ * check/runCheck.ts) measure it and gate commits on it. Exit codes: 0 ok, 1 findings, 2 failure.
  */
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
