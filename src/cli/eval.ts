@@ -2,13 +2,11 @@
  * `skill-router eval`: routes every labelled query of a queries file through a library and
  * reports Hit@1, NDCG, Recall, Comp and Set-Compat overall, by |G| and by direction.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isProfileId, PROFILES, type ProfileId } from '../core/parse/validate';
 import type { SkillService } from '../core/service';
-import type { Device, OpenLibraryOptions } from '../node/library';
 import {
   METRIC_KEYS,
   percentile,
@@ -20,102 +18,8 @@ import {
   type ScoredQuery,
 } from '../core/eval/metrics';
 import { parseQueries, QueryFileError, type EvalQuery } from '../core/eval/queries';
-import { EXIT_FAILURE, EXIT_OK, stderrLogger, stderrProgress, UsageError, type CliIo } from './io';
-
-/** The engine factory, injected so tests can pass a fake library. */
-export interface LibraryDeps {
-  openLibrary: (opts: OpenLibraryOptions) => Promise<SkillService>;
-}
-
-/** Flags shared by `eval` and `check` that choose how the library is opened (as in `route`). */
-export const ENGINE_OPTIONS = {
-  model: { type: 'string' },
-  'no-model': { type: 'boolean' },
-  'no-bridge': { type: 'boolean' },
-  reranker: { type: 'string' },
-  cache: { type: 'string' },
-  device: { type: 'string' },
-  threads: { type: 'string' },
-  profile: { type: 'string', multiple: true },
-  quiet: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-} as const;
-
-export interface EngineFlags {
-  model?: string | false;
-  'no-model'?: boolean;
-  'no-bridge'?: boolean;
-  reranker?: string;
-  cache?: string;
-  device?: string;
-  threads?: string;
-  profile?: string[];
-  quiet?: boolean;
-  verbose?: boolean;
-}
-
-/** `--profile a,b --profile c` as profile ids; undefined when none is given. */
-export function profileList(values: readonly string[] | undefined): ProfileId[] | undefined {
-  const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  for (const p of list) {
-    if (!isProfileId(p)) throw new UsageError(`unknown profile "${p}"; use one of ${PROFILES.join(', ')}`);
-  }
-  return list.length ? [...new Set(list)] as ProfileId[] : undefined;
-}
-
-/** `openLibrary` options from the shared flags; paths resolve against `base` (default: cwd). */
-export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base = io.cwd): OpenLibraryOptions {
-  if (flags.model !== undefined && flags.model !== false && flags['no-model']) {
-    throw new UsageError('--model and --no-model exclude each other');
-  }
-  const device = flags.device ?? 'cpu';
-  if (!['cpu', 'cuda', 'dml', 'coreml'].includes(device)) {
-    throw new UsageError(`unknown device "${device}"; use cpu, cuda, dml or coreml`);
-  }
-  const threads = flags.threads === undefined ? undefined : positiveInt(flags.threads, '--threads', 1);
-  const profiles = profileList(flags.profile);
-  const opts: OpenLibraryOptions = {
-    root: path.resolve(io.cwd, root),
-    device: device as Device,
-    logger: stderrLogger(io, flags.verbose),
-    progress: stderrProgress(io, flags.quiet),
-  };
-  if (flags['no-model'] || flags.model === false) opts.noModel = true;
-  if (flags['no-bridge']) opts.noBridge = true;
-  else if (flags.model) opts.modelDir = path.resolve(base, flags.model);
-  if (flags.reranker) opts.rerankerDir = path.resolve(io.cwd, flags.reranker);
-  if (flags.cache) opts.cacheDir = path.resolve(io.cwd, flags.cache);
-  if (threads !== undefined) opts.threads = threads;
-  if (profiles) opts.profiles = profiles;
-  return opts;
-}
-
-export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
-  return n;
-}
-
-export async function readText(file: string, what: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
-/** Runs parseArgs and turns its errors into a UsageError that points at `--help`. */
-export function parseFlags<T>(run: () => T, command: string): T {
-  try {
-    return run();
-  } catch (err) {
-    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      throw new UsageError(`${(err as Error).message}\nRun "skill-router ${command} --help" for usage.`);
-    }
-    throw err;
-  }
-}
+import { EXIT_FAILURE, EXIT_OK, readText, UsageError, type CliIo } from './io';
+import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, type EngineFlags, type LibraryDeps } from './options';
 
 export const EVAL_USAGE = `Usage: skill-router eval --library <dir|skills.jsonl> --queries <file.jsonl> [options]
 

@@ -1,4 +1,5 @@
 /** What a CLI command gets from its host; `main()` is callable in process with fakes. */
+import { readFile } from 'node:fs/promises';
 import type { Logger, ProgressSink } from '../core/types';
 
 export interface CliIo {
@@ -17,6 +18,18 @@ export const EXIT_FAILURE = 2;
 
 /** A usage or input error: printed without a stack, exit 2. */
 export class UsageError extends Error {}
+
+/** `1 skill`, `2 skills`. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** A file's text; an unreadable file is a UsageError naming `what` and the file. */
+export async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
 
 export function stderrLogger(io: CliIo, verbose = false): Logger {
   return {

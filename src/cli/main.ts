@@ -1,20 +1,19 @@
 /**
  * `skill-router`: route requests over a skill library, index it, validate it, and (in eval.ts and
- * check.ts) measure it and gate commits on it. Exit codes: 0 ok, 1 findings, 2 failure.
+ * check/runCheck.ts) measure it and gate commits on it. Exit codes: 0 ok, 1 findings, 2 failure.
  */
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
-import { isProfileId, PROFILES, type ProfileId } from '../core/parse/validate';
-import type { RouteResult, SkillService } from '../core/service';
+import { version } from '../../package.json';
+import type { RouteResult } from '../core/service';
 import type { Finding } from '../core/types';
-import { openLibrary, type Device, type OpenLibraryOptions } from '../node/library';
-import { runCheck } from './check';
+import { openLibrary } from '../node/library';
+import { runCheck } from './check/runCheck';
 import { runEval } from './eval';
-import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrLogger, stderrProgress, UsageError, type CliIo } from './io';
+import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, type CliIo } from './io';
+import { engineOptions, LIBRARY_OPTIONS, type LibraryDeps } from './options';
 
 export type { CliIo } from './io';
-
-const VERSION = '0.1.0';
 
 const USAGE = `Usage: skill-router <command> [options]
 
@@ -29,6 +28,7 @@ Common options:
   --library <dir|file.jsonl>   Skill library (default: current folder)
   --model <dir>                Embedding model folder (default: built-in USE-lite)
   --no-model                   Lexical routing only
+  --no-bridge                  No Chinese-English dictionary bridge
   --reranker <dir>             Cross-encoder model folder for reranking
   --cache <dir>                Index cache folder
   --device cpu|cuda|dml|coreml Where to run models (falls back to cpu)
@@ -38,64 +38,8 @@ Common options:
 Exit codes: 0 ok, 1 findings or failed tests, 2 failure.
 `;
 
-/** Options shared by commands that open a library. */
-export const LIBRARY_OPTIONS = {
-  library: { type: 'string' },
-  model: { type: 'string' },
-  'no-model': { type: 'boolean' },
-  reranker: { type: 'string' },
-  cache: { type: 'string' },
-  device: { type: 'string' },
-  threads: { type: 'string' },
-  profile: { type: 'string', multiple: true },
-  json: { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-} as const;
-
-export interface LibraryFlags {
-  library?: string;
-  model?: string;
-  'no-model'?: boolean;
-  reranker?: string;
-  cache?: string;
-  device?: string;
-  threads?: string;
-  profile?: string[];
-  quiet?: boolean;
-  verbose?: boolean;
-}
-
-export function parseProfiles(values: string[] | undefined): ProfileId[] {
-  const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  for (const p of list) if (!isProfileId(p)) throw new UsageError(`unknown profile "${p}"; use one of ${PROFILES.join(', ')}`);
-  return list.length ? (list as ProfileId[]) : ['spec'];
-}
-
-/** Turns shared flags into `openLibrary` options. */
-export function libraryOptions(flags: LibraryFlags, io: CliIo, root?: string): OpenLibraryOptions {
-  const device = flags.device ?? 'cpu';
-  if (!['cpu', 'cuda', 'dml', 'coreml'].includes(device)) throw new UsageError(`unknown device "${device}"; use cpu, cuda, dml or coreml`);
-  const threads = flags.threads !== undefined ? Number(flags.threads) : undefined;
-  if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError('--threads takes a positive integer');
-  const resolve = (p: string) => path.resolve(io.cwd, p);
-  return {
-    root: resolve(root ?? flags.library ?? '.'),
-    modelDir: flags.model ? resolve(flags.model) : undefined,
-    noModel: flags['no-model'],
-    rerankerDir: flags.reranker ? resolve(flags.reranker) : undefined,
-    cacheDir: flags.cache ? resolve(flags.cache) : undefined,
-    device: device as Device,
-    threads,
-    profiles: parseProfiles(flags.profile),
-    logger: stderrLogger(io, flags.verbose),
-    progress: stderrProgress(io, flags.quiet),
-  };
-}
-
-export interface Deps {
-  openLibrary: (opts: OpenLibraryOptions) => Promise<SkillService>;
-}
+/** How the CLI opens libraries; tests pass a fake. */
+export type Deps = LibraryDeps;
 
 const DEFAULT_DEPS: Deps = { openLibrary };
 
@@ -116,7 +60,7 @@ export async function main(io: CliIo, deps: Deps = DEFAULT_DEPS): Promise<number
         return await runCheck(rest, io, deps);
       case '--version':
       case '-v':
-        io.stdout(`${VERSION}\n`);
+        io.stdout(`${version}\n`);
         return EXIT_OK;
       case undefined:
       case '-h':
@@ -152,7 +96,7 @@ async function runRoute(args: string[], io: CliIo, deps: Deps): Promise<number> 
   if (!query) throw new UsageError('route needs a request: skill-router route "<request>" --library <dir>');
   const k = values.top !== undefined ? Number(values.top) : 10;
   if (!(Number.isInteger(k) && k > 0)) throw new UsageError('--top takes a positive integer');
-  const service = await deps.openLibrary(libraryOptions(values, io));
+  const service = await deps.openLibrary(engineOptions(values, io, values.library ?? '.'));
   try {
     const stats = await service.index();
     if (stats.skills === 0) {
@@ -213,7 +157,7 @@ function formatRoute(result: RouteResult): string {
 
 async function runIndex(args: string[], io: CliIo, deps: Deps): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...LIBRARY_OPTIONS } });
-  const service = await deps.openLibrary(libraryOptions(values, io, positionals[0]));
+  const service = await deps.openLibrary(engineOptions(values, io, positionals[0] ?? values.library ?? '.'));
   try {
     const stats = await service.index();
     for (const f of service.failures()) io.stderr(`${f.path}: ${f.message}\n`);
@@ -231,7 +175,7 @@ async function runIndex(args: string[], io: CliIo, deps: Deps): Promise<number> 
 async function runValidate(args: string[], io: CliIo, deps: Deps): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...LIBRARY_OPTIONS } });
   const target = positionals[0] ?? values.library ?? '.';
-  const opts = { ...libraryOptions(values, io, target), noModel: true };
+  const opts = { ...engineOptions(values, io, target), noModel: true };
   opts.progress = stderrProgress(io, true);
   const service = await deps.openLibrary(opts);
   try {

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isProfileId, type ProfileId } from '../core/parse/validate';
+import { isProfileId, type ProfileId } from '../core/profiles';
 import type { RouteParams, RouteResponse } from '../shared/protocol';
 import {
   DEFAULT_K,

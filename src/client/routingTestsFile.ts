@@ -6,12 +6,8 @@
  */
 import * as path from 'node:path';
 import { CORE_SCHEMA, dump, load } from 'js-yaml';
+import { findConfigFile, findTestsFile, TESTS_FILE_NAMES, type ConfigFileAccess } from '../core/configFiles';
 import type { RoutingTestEntry } from '../shared/webviewProtocol';
-
-/** Config files, in the order `skill-router check` looks for them (src/cli/check.ts). */
-export const CONFIG_FILE_NAMES = ['skill-router.yaml', 'skill-router.yml', 'skill-router.json'];
-/** Routing tests files, in the order `skill-router check` looks for them. */
-export const TESTS_FILE_NAMES = ['skill-router.tests.yaml', 'skill-router.tests.yml', 'skill-router.tests.json'];
 
 /** File access over `/`-separated paths (a URI's path). */
 export interface TestsFileIo {
@@ -32,14 +28,6 @@ function parse(text: string, file: string): unknown {
   return isJson(file) ? JSON.parse(text.replace(/^\uFEFF/, '')) : load(text, { schema: CORE_SCHEMA, filename: file });
 }
 
-async function firstExisting(dir: string, names: readonly string[], io: TestsFileIo): Promise<string | undefined> {
-  for (const name of names) {
-    const file = path.posix.join(dir, name);
-    if (await io.exists(file)) return file;
-  }
-  return undefined;
-}
-
 /**
  * The routing tests file for the library rooted at `folder`, as `skill-router check` run in that
  * folder would find it: the config's `tests`, else a tests file next to the config, else one in
@@ -47,7 +35,11 @@ async function firstExisting(dir: string, names: readonly string[], io: TestsFil
  * be created). Throws when the config cannot be read.
  */
 export async function locateTestsFile(folder: string, io: TestsFileIo): Promise<TestsFileLocation> {
-  const configFile = await firstExisting(folder, CONFIG_FILE_NAMES, io);
+  const access: ConfigFileAccess = {
+    exists: (file) => io.exists(file),
+    resolve: (dir, rel) => (path.posix.isAbsolute(rel) ? path.posix.normalize(rel) : path.posix.join(dir, rel)),
+  };
+  const configFile = await findConfigFile(folder, access);
   let config: Record<string, unknown> = {};
   if (configFile) {
     let doc: unknown;
@@ -58,17 +50,13 @@ export async function locateTestsFile(folder: string, io: TestsFileIo): Promise<
     }
     if (isRecord(doc)) config = doc;
   }
-  const resolve = (rel: string) => (path.posix.isAbsolute(rel) ? path.posix.normalize(rel) : path.posix.join(folder, rel));
-  if (typeof config.tests === 'string' && config.tests.trim()) {
-    const file = resolve(config.tests);
-    return { file, exists: await io.exists(file) };
-  }
-  const found =
-    (await firstExisting(folder, TESTS_FILE_NAMES, io)) ??
-    (typeof config.library === 'string' && config.library.trim()
-      ? await firstExisting(resolve(config.library), TESTS_FILE_NAMES, io)
-      : undefined);
-  if (found) return { file: found, exists: true };
+  const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+  const library = nonEmpty(config.library);
+  const found = await findTestsFile(
+    { configDir: folder, tests: nonEmpty(config.tests), libraryDir: library === undefined ? undefined : access.resolve(folder, library) },
+    access,
+  );
+  if (found) return { file: found.file, exists: found.exists };
   return { file: path.posix.join(folder, TESTS_FILE_NAMES[0]), exists: false };
 }
 

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createSkillService, type RoutingEngine } from '../core/route/skillService';
 import type { RoutingSettings } from '../core/route/settings';
-import type { ProfileId } from '../core/parse/validate';
+import type { ProfileId } from '../core/profiles';
 import type { DuplicateOptions } from '../core/analysis/duplicates';
 import type { CrossEncoder, Embedder, Logger, ProgressSink } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';

@@ -2,7 +2,7 @@
 import type { CodeAction, Diagnostic, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
 import { parseFrontMatter } from '../core/parse/frontMatter';
-import { isProfileId, type ProfileId } from '../core/parse/validate';
+import { isProfileId, type ProfileId } from '../core/profiles';
 import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
 import type { DiagnosticData } from './diagnostics';
 import {

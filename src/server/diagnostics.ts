@@ -1,17 +1,17 @@
 /**
  * Engine findings → LSP diagnostics: stable codes, `source: "skill-router"`, a link into
- * docs/diagnostics.md, `relatedInformation` at the twin skill, per-skill suppression, severity
- * settings, and the checks VS Code already makes left out unless asked for.
+ * docs/diagnostics.md, `relatedInformation` at the twin skill, severity settings, and the checks
+ * VS Code already makes left out unless asked for. Which findings are reported at all
+ * (suppression, conflict limits) is core's policy, shared with `skill-router check`.
  */
 import type { Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
-import { pairFindingsFor } from '../core/analysis/findings';
 import type { PairFinding } from '../core/analysis/types';
+import { applyFindingPolicy } from '../core/policy/findingPolicy';
 import type { SkillDoc } from '../core/types';
 import type { Finding, Severity, TextRange } from '../core/types';
 import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
 import type { ServerSettings } from './settings';
-import { isSuppressed, readSuppressions } from './suppression';
 
 /** Codes VS Code reports on SKILL.md itself; ours stay quiet unless `reportBuiltInChecks` is on. */
 export const BUILT_IN_OVERLAP: ReadonlySet<string> = new Set([
@@ -80,27 +80,10 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
  * it (`pairs` may hold pairs of other skills too; only this skill's are used).
  */
 export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], ctx: DiagnosticContext): Diagnostic[] {
-  const suppressions = readSuppressions(doc);
+  const own = ctx.settings.diagnostics.reportBuiltInChecks ? doc.findings : doc.findings.filter((f) => !BUILT_IN_OVERLAP.has(f.code));
   const out: Diagnostic[] = [];
-  for (const f of doc.findings) {
-    if (BUILT_IN_OVERLAP.has(f.code) && !ctx.settings.diagnostics.reportBuiltInChecks) continue;
-    if (isSuppressed(suppressions, f.code)) continue;
-    const d = toDiagnostic(f, ctx);
-    if (d) out.push(d);
-  }
-  const mine = pairs.filter((p) => p.a === doc.id || p.b === doc.id);
-  // A skill in a large library can have hundreds of probable conflicts: show the closest ones.
-  const conflicts = mine
-    .filter((p) => p.kind === 'conflict' && p.similarity >= ctx.settings.conflict.threshold)
-    .sort((x, y) => y.similarity - x.similarity)
-    .slice(0, ctx.settings.conflict.maxPerSkill);
-  for (const p of [...mine.filter((x) => x.kind !== 'conflict'), ...conflicts]) {
-    const twinId = p.a === doc.id ? p.b : p.a;
-    const twin = ctx.skill(twinId);
-    if (!twin) continue;
-    const [finding] = pairFindingsFor(doc, [p], ctx.skill);
-    if (!finding || isSuppressed(suppressions, finding.code, twin)) continue;
-    const d = toDiagnostic(finding, ctx, { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } });
+  for (const { finding, twin } of applyFindingPolicy(doc, own, pairs, ctx.skill, ctx.settings)) {
+    const d = toDiagnostic(finding, ctx, twin ? { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } } : undefined);
     if (d) out.push(d);
   }
   return out;

@@ -1,18 +1,19 @@
 /**
  * Hover and completion for SKILL.md front-matter keys: what each key does and its limits under
- * the selected client profiles. Key lists come from the engine's profiles (validate.ts).
+ * the selected client profiles. Key lists come from the engine's profiles (core/profiles.ts).
  */
 import type { CompletionItem, Hover, Position } from 'vscode-languageserver';
 import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
 import { parseFrontMatter } from '../core/parse/frontMatter';
 import {
+  allowedKeys,
   CLIENT_PROFILES,
   MAX_COMPATIBILITY,
   MAX_DESCRIPTION,
   MAX_NAME,
   SPEC_FIELDS,
   type ProfileId,
-} from '../core/parse/validate';
+} from '../core/profiles';
 
 /** What each key means, in the words an author needs. */
 export const KEY_DOCS: Record<string, string> = {
@@ -38,13 +39,6 @@ export const KEY_DOCS: Record<string, string> = {
 function acceptedBy(key: string): string[] {
   if ((SPEC_FIELDS as readonly string[]).includes(key)) return [CLIENT_PROFILES.spec.label];
   return Object.values(CLIENT_PROFILES).filter((p) => p.extraKeys.includes(key)).map((p) => p.label);
-}
-
-/** Keys allowed by the selected profiles (the spec's always), spec keys first. */
-export function allowedKeys(profiles: readonly ProfileId[]): string[] {
-  const keys: string[] = [...SPEC_FIELDS];
-  for (const p of profiles) for (const k of CLIENT_PROFILES[p].extraKeys) if (!keys.includes(k)) keys.push(k);
-  return keys;
 }
 
 /** Limits that apply to `key` under the selected profiles, one line each. */

@@ -5,7 +5,7 @@
  */
 import type { TextEdit } from 'vscode-languageserver';
 import { parseFrontMatter, type FrontMatterResult } from '../core/parse/frontMatter';
-import { CLIENT_PROFILES, MAX_DESCRIPTION, type ProfileId } from '../core/parse/validate';
+import { CLIENT_PROFILES, MAX_DESCRIPTION, type ProfileId } from '../core/profiles';
 
 const PLAIN_SAFE = /^[^\s\-?:,[\]{}#&*!|>'"%@`][^\n]*$/;
 

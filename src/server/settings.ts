@@ -2,7 +2,8 @@
  * The server's settings: one typed source with defaults and sanitising. `package.json`
  * (`contributes.configuration`) declares the same keys and defaults; a unit test keeps them equal.
  */
-import { isProfileId, type ProfileId } from '../core/parse/validate';
+import { DEFAULT_FINDING_POLICY } from '../core/policy/findingPolicy';
+import { isProfileId, type ProfileId } from '../core/profiles';
 
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -36,7 +37,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   exclude: [],
   route: { rerank: true, topK: 10 },
   nearDuplicate: { threshold: 0.9, lexicalThreshold: 0.6 },
-  conflict: { threshold: 0, maxPerSkill: 5 },
+  conflict: { ...DEFAULT_FINDING_POLICY.conflict },
   diagnostics: { scope: 'workspace', reportBuiltInChecks: false, severity: {} },
   listingBudget: null,
   logLevel: 'info',

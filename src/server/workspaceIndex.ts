@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CancellationToken, Diagnostic, WorkDoneProgressServerReporter } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
-import { DEFAULT_BUDGETS, listingBudgets } from '../cli/check';
+import { DEFAULT_BUDGETS, listingBudgets } from '../core/profiles';
 import type { PairFinding } from '../core/analysis/types';
 import { decodeSkillBytes, parseSkill, SkillReadError } from '../core/parse/skillDoc';
 import type { IndexStats, LiveSkillService } from '../core/service';

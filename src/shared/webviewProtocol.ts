@@ -8,7 +8,7 @@
  * (`src/webview/panel.ts`) both import this module.
  */
 import { SKIP_REASONS, type SkipReason } from '../core/analysis/types';
-import { PROFILES, type ProfileId } from '../core/parse/validate';
+import { PROFILES, type ProfileId } from '../core/profiles';
 
 /** Longest request the panel sends; longer text is cut in the input already. */
 export const MAX_QUERY_LENGTH = 2000;

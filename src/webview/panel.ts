@@ -4,7 +4,7 @@
  * dist/webview/panel.js); talks to the host only through the typed messages of
  * src/shared/webviewProtocol.ts, checked both ways.
  */
-import { CLIENT_PROFILES, PROFILES, type ProfileId } from '../core/parse/validate';
+import { CLIENT_PROFILES, PROFILES, type ProfileId } from '../core/profiles';
 import {
   isHostMessage,
   isProfile,

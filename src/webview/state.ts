@@ -13,7 +13,7 @@ import {
   type RouteSummary,
   type RoutingTestEntry,
 } from '../shared/webviewProtocol';
-import type { ProfileId } from '../core/parse/validate';
+import type { ProfileId } from '../core/profiles';
 
 /** What "Save as routing test" will write for the shown results (skill ids). */
 export interface Expectation {

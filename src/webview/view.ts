@@ -2,7 +2,7 @@
  * DOM of the panel's dynamic parts, rebuilt from the state on every change. Builders only: the
  * controller (panel.ts) owns the state and passes the actions in.
  */
-import { CLIENT_PROFILES, listingText, type ProfileId } from '../core/parse/validate';
+import { CLIENT_PROFILES, listingText, type ProfileId } from '../core/profiles';
 import { SKIP_REASON_LABELS, type PanelResult, type RouteSummary } from '../shared/webviewProtocol';
 import { fill, h, type Child } from './dom';
 import { highlightSegments } from './highlight';

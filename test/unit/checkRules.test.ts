@@ -3,25 +3,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  checkJson,
-  effectiveBudgets,
-  formatJunit,
-  formatSarif,
-  formatText,
-  judgeTest,
-  keyLines,
-  listingBudgets,
-  parseConfig,
-  parseRoutingTests,
-  parseTriggerEvals,
-  resolveSkillRef,
-  runCheck,
-  summarizeCheck,
-  xmlEscape,
-  type CheckReport,
-  type RoutingTest,
-} from '../../src/cli/check';
+import { findingPolicy, parseConfig } from '../../src/cli/check/config';
+import { checkJson } from '../../src/cli/check/format/json';
+import { formatJunit, xmlEscape } from '../../src/cli/check/format/junit';
+import { sarifLog } from '../../src/cli/check/format/sarif';
+import { formatText } from '../../src/cli/check/format/text';
+import { judgeTest, resolveSkillRef } from '../../src/cli/check/judge';
+import { summarizeCheck, type CheckReport } from '../../src/cli/check/report';
+import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from '../../src/cli/check/routingTests';
+import { runCheck } from '../../src/cli/check/runCheck';
+import { DEFAULT_FINDING_POLICY } from '../../src/core/policy/findingPolicy';
+import { effectiveBudgets, listingBudgets } from '../../src/core/profiles';
 import type { RouteResult, SkillService } from '../../src/core/service';
 import type { SkillDoc } from '../../src/core/types';
 import type { Finding } from '../../src/core/types';
@@ -71,6 +63,17 @@ describe('check: config', () => {
     assert.throws(() => parseConfig('profiles: [claude]\n', 'c.yaml'), /unknown profile "claude"/);
     assert.throws(() => parseConfig('- a\n- b\n', 'c.yaml'), /must be a mapping/);
     assert.throws(() => parseConfig('{"top": 2,}', 'c.json'), /c\.json: not valid JSON/);
+  });
+
+  it('reads the conflict limits the editor has as settings, and checks them', () => {
+    assert.deepEqual(parseConfig('conflict:\n  threshold: 0.4\n  maxPerSkill: 3\n', 'c.yaml'), { conflict: { threshold: 0.4, maxPerSkill: 3 } });
+    assert.deepEqual(parseConfig('conflict: {maxPerSkill: 1000}\n', 'c.yaml'), { conflict: { maxPerSkill: 1000 } });
+    assert.deepEqual(findingPolicy(parseConfig('conflict: {threshold: 0.5}\n', 'c.yaml')), { conflict: { threshold: 0.5, maxPerSkill: 5 } });
+    assert.deepEqual(findingPolicy({}), DEFAULT_FINDING_POLICY);
+    assert.throws(() => parseConfig('conflict: 3\n', 'c.yaml'), /c\.yaml: "conflict" must be a mapping of threshold, maxPerSkill/);
+    assert.throws(() => parseConfig('conflict: {threshold: 2}\n', 'c.yaml'), /"conflict\.threshold" must be a number from 0 to 1/);
+    assert.throws(() => parseConfig('conflict: {maxPerSkill: 1.5}\n', 'c.yaml'), /"conflict\.maxPerSkill" must be a whole number from 1 to 1000/);
+    assert.throws(() => parseConfig('conflict: {max: 1}\n', 'c.yaml'), /unknown key "conflict\.max" \(known: threshold, maxPerSkill\)/);
   });
 
   it('reports YAML syntax errors with line and column', () => {
@@ -328,7 +331,7 @@ function sampleReport(): CheckReport {
 
 describe('check: SARIF', () => {
   it('has the required SARIF 2.1.0 fields, rules for every code and 1-based regions', () => {
-    const sarif = formatSarif(sampleReport()) as any;
+    const sarif = sarifLog(sampleReport()) as any;
     assert.equal(sarif.version, '2.1.0');
     assert.match(sarif.$schema, /^https:\/\/.*sarif-2\.1\.0.*\.json$/);
     assert.equal(sarif.runs.length, 1);
@@ -370,7 +373,7 @@ describe('check: SARIF', () => {
     const report = sampleReport();
     report.tests = [];
     report.findings = [{ file: 'my lib/a#b/SKILL.md', skillId: 'a', code: 'file.unreadable', severity: 'error', message: 'm', range: null }];
-    const result = (formatSarif(report) as any).runs[0].results[0];
+    const result = (sarifLog(report) as any).runs[0].results[0];
     assert.deepEqual(result.locations[0].physicalLocation, { artifactLocation: { uri: 'my%20lib/a%23b/SKILL.md' } });
   });
 });

@@ -2,11 +2,11 @@ import { strict as assert } from 'node:assert';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { parseSkill } from '../../src/core/parse/skillDoc';
-import type { ProfileId } from '../../src/core/parse/validate';
+import type { ProfileId } from '../../src/core/profiles';
 import type { SkillDoc } from '../../src/core/types';
 import { BUILT_IN_OVERLAP, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from '../../src/server/diagnostics';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/server/settings';
-import { isSuppressed, readSuppressions } from '../../src/server/suppression';
+import { isSuppressed, readSuppressions } from '../../src/core/policy/suppression';
 import { skill } from '../helpers/fakes';
 
 function doc(folder: string, text: string, profiles: ProfileId[] = ['spec']): SkillDoc {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { CONFIG_NAMES, parseRoutingTests, TESTS_NAMES } from '../../src/cli/check';
-import { appendRoutingTest, CONFIG_FILE_NAMES, locateTestsFile, TESTS_FILE_NAMES } from '../../src/client/routingTestsFile';
+import { parseRoutingTests } from '../../src/cli/check/routingTests';
+import { appendRoutingTest, locateTestsFile } from '../../src/client/routingTestsFile';
 import type { RoutingTestEntry } from '../../src/shared/webviewProtocol';
 
 const ENTRY: RoutingTestEntry = { query: 'pull the tables: from this #scanned invoice', expect: ['pdf-extract'] };
@@ -21,11 +21,6 @@ function memoryIo(files: Record<string, string>) {
 }
 
 describe('routing tests file (panel "Save as routing test")', () => {
-  it('looks for the same file names as skill-router check', () => {
-    assert.deepEqual(CONFIG_FILE_NAMES, CONFIG_NAMES);
-    assert.deepEqual(TESTS_FILE_NAMES, TESTS_NAMES);
-  });
-
   it('creates a new file that check reads back', () => {
     const text = appendRoutingTest(null, '/lib/skill-router.tests.yaml', ENTRY);
     assert.match(text, /^# Routing tests for `skill-router check`/);

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CLIENT_PROFILES, SPEC_FIELDS } from '../../src/core/parse/validate';
+import { CLIENT_PROFILES, SPEC_FIELDS } from '../../src/core/profiles';
 import { SERVER_CODES } from '../../src/server/diagnostics';
 import { KEY_DOCS } from '../../src/server/frontMatterHelp';
 import { DEFAULT_SETTINGS, flatDefaults, sanitiseSettings, indexAffected } from '../../src/server/settings';
@@ -136,6 +136,19 @@ describe('contract: extension manifest', () => {
       }
     };
     for (const layer of ['src/core', 'src/node', 'src/server', 'src/shared', 'src/cli']) walk(layer);
+    assert.deepEqual(offenders, []);
+  });
+
+  it('only src/cli imports src/cli: the editor and the CLI share core, not each other', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) walk(rel);
+        else if (rel.endsWith('.ts') && /from '(\.\.\/)+cli\//.test(read(rel))) offenders.push(rel);
+      }
+    };
+    for (const layer of ['src/core', 'src/node', 'src/server', 'src/shared', 'src/client', 'src/webview']) walk(layer);
     assert.deepEqual(offenders, []);
   });
 });

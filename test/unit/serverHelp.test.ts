@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { allowedKeys, frontMatterCompletions, frontMatterHover, keyDocumentation } from '../../src/server/frontMatterHelp';
+import { allowedKeys } from '../../src/core/profiles';
+import { frontMatterCompletions, frontMatterHover, keyDocumentation } from '../../src/server/frontMatterHelp';
 import { statusText, statusTooltip } from '../../src/client/statusText';
 import type { IndexStatus } from '../../src/shared/protocol';
 

@@ -15,7 +15,7 @@ import {
   trimText,
   yamlScalar,
 } from '../../src/server/quickFixes';
-import { readSuppressions } from '../../src/server/suppression';
+import { readSuppressions } from '../../src/core/policy/suppression';
 
 function apply(text: string, edits: TextEdit[] | null): string {
   assert.ok(edits, 'an edit');

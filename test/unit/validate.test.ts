@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseFrontMatter } from '../../src/core/parse/frontMatter';
-import { listingText, validateFrontMatter, CLIENT_PROFILES } from '../../src/core/parse/validate';
+import { validateFrontMatter } from '../../src/core/parse/validate';
+import { CLIENT_PROFILES, listingText } from '../../src/core/profiles';
 
 const codes = (text: string, folder = 'my-skill', profiles: Parameters<typeof validateFrontMatter>[2] = ['spec']) =>
   validateFrontMatter(parseFrontMatter(text), folder, profiles).map((f) => f.code);

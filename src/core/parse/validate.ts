@@ -1,70 +1,23 @@
 /**
  * Validation against the Agent Skills specification (messages worded as the reference
- * validator `skills-ref` words them) and against what each client actually loads.
+ * validator `skills-ref` words them) and against what each client actually loads; the rules of
+ * the spec and of each client are in ../profiles.ts.
  */
+import {
+  allowedKeys,
+  CLIENT_PROFILES,
+  listingText,
+  MAX_COMPATIBILITY,
+  MAX_DESCRIPTION,
+  MAX_NAME,
+  type ClientProfile,
+  type ProfileId,
+} from '../profiles';
 import type { Finding, Severity, TextRange } from '../types';
 import type { FrontMatterResult } from './frontMatter';
 
-export type ProfileId = 'spec' | 'claude-code' | 'copilot' | 'codex';
-export const PROFILES: readonly ProfileId[] = ['spec', 'claude-code', 'copilot', 'codex'];
-
-export const SPEC_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
-export const MAX_NAME = 64;
-export const MAX_DESCRIPTION = 1024;
-export const MAX_COMPATIBILITY = 500;
-
-export interface ClientProfile {
-  id: ProfileId;
-  label: string;
-  /** Keys the client understands beyond the spec's. */
-  extraKeys: readonly string[];
-  /** Characters of the listing entry the client shows the model; beyond it the text is cut. */
-  listingCap?: number;
-  /** Fields that make up the listing entry. */
-  listingFields: readonly string[];
-  /** Descriptions longer than this make the client skip the skill entirely. */
-  dropDescriptionOver?: number;
-}
-
-/** What each client does with SKILL.md front matter, from its documentation. */
-export const CLIENT_PROFILES: Record<ProfileId, ClientProfile> = {
-  spec: { id: 'spec', label: 'Agent Skills spec', extraKeys: [], listingFields: ['description'] },
-  'claude-code': {
-    id: 'claude-code',
-    label: 'Claude Code',
-    extraKeys: [
-      'when_to_use',
-      'disable-model-invocation',
-      'user-invocable',
-      'argument-hint',
-      'model',
-      'context',
-      'agent',
-      'hooks',
-      'paths',
-      'version',
-    ],
-    listingCap: 1536,
-    listingFields: ['description', 'when_to_use'],
-  },
-  copilot: {
-    id: 'copilot',
-    label: 'GitHub Copilot',
-    extraKeys: ['argument-hint', 'user-invocable', 'disable-model-invocation'],
-    listingFields: ['description'],
-  },
-  codex: {
-    id: 'codex',
-    label: 'Codex',
-    extraKeys: [],
-    listingFields: ['description'],
-    dropDescriptionOver: MAX_DESCRIPTION,
-  },
-};
-
-export function isProfileId(value: string): value is ProfileId {
-  return (PROFILES as readonly string[]).includes(value);
-}
+// The route engine names profiles by this module; the rules themselves live in ../profiles.ts.
+export type { ProfileId } from '../profiles';
 
 const NAME_CHARS = /^[\p{L}\p{N}-]+$/u;
 
@@ -98,8 +51,7 @@ export function validateFrontMatter(
     return ctx.findings;
   }
   const data = fm.data;
-  const allowed = new Set<string>(SPEC_FIELDS);
-  for (const p of profiles) for (const k of CLIENT_PROFILES[p].extraKeys) allowed.add(k);
+  const allowed = new Set(allowedKeys(profiles));
   const extra = Object.keys(data).filter((k) => !allowed.has(k)).sort();
   if (extra.length) {
     const scope = profiles.length === 1 && profiles[0] === 'spec' ? 'the spec' : profiles.map((p) => CLIENT_PROFILES[p].label).join(', ');
@@ -177,20 +129,6 @@ function validateDescription(ctx: Ctx, data: Record<string, unknown>): void {
     add(ctx, 'frontmatter.description-too-long', 'error',
       `Description exceeds ${MAX_DESCRIPTION} character limit (${d.length} chars)`, 'description');
   }
-}
-
-/** The text a client lists for the model, after its cap. */
-export function listingText(data: Record<string, unknown>, profile: ClientProfile): { text: string; full: number; cut: boolean; dropped: boolean } {
-  const parts = profile.listingFields.map((f) => data[f]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  const full = parts.join('\n');
-  const description = typeof data.description === 'string' ? data.description : '';
-  if (profile.dropDescriptionOver !== undefined && description.length > profile.dropDescriptionOver) {
-    return { text: '', full: full.length, cut: false, dropped: true };
-  }
-  if (profile.listingCap !== undefined && full.length > profile.listingCap) {
-    return { text: full.slice(0, profile.listingCap), full: full.length, cut: true, dropped: false };
-  }
-  return { text: full, full: full.length, cut: false, dropped: false };
 }
 
 function validateProfile(ctx: Ctx, profile: ClientProfile): void {

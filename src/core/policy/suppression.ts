@@ -5,8 +5,9 @@
  * - a body comment: `<!-- skill-router-ignore skill.near-duplicate other-skill -->`: a code and
  *   the twins it applies to; a code alone silences it in this file; names alone silence every
  *   pair finding about them.
+ * The editor and `skill-router check` both apply them, through `applyFindingPolicy`.
  */
-import type { SkillDoc } from '../core/types';
+import type { SkillDoc } from '../types';
 
 export interface Suppressions {
   /** Twins whose pair findings are dismissed, by code (`*` for every pair code). */

@@ -1,0 +1,326 @@
+/**
+ * `skill-router check`: the pre-commit and CI gate of a skill library. One run reports
+ * - routing tests (`skill-router.tests.yaml`) and per-skill trigger evals (`evals/evals.json`),
+ * - every skill's validation findings for the selected client profiles, including the
+ *   cross-skill `skill.*` findings, under the same policy as the editor (suppression, conflict
+ *   limits),
+ * - each client's listing budget: name + description characters of all skills against a budget,
+ * as text, JSON, SARIF 2.1.0 or JUnit XML. Exit 0 clean, 1 failed tests or error findings
+ * (warnings too with --strict), 2 tool failure. This module runs the stages in order; each
+ * lives in its own module (config, routing tests, judging, report formats).
+ */
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import type { PairFinding } from '../../core/analysis/types';
+import { EVALS_FILE_NAMES, firstExisting } from '../../core/configFiles';
+import { applyFindingPolicy } from '../../core/policy/findingPolicy';
+import { effectiveBudgets, listingBudgets } from '../../core/profiles';
+import type { SkillService } from '../../core/service';
+import type { Finding, SkillDoc, TextRange } from '../../core/types';
+import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, plural, readText, UsageError, type CliIo } from '../io';
+import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, type EngineFlags, type LibraryDeps } from '../options';
+import {
+  DEFAULT_TOP,
+  discoverConfig,
+  discoverTests,
+  exists,
+  findingPolicy,
+  isDirectory,
+  NODE_FILE_ACCESS,
+  parseConfig,
+} from './config';
+import { FORMATS, FORMATTERS, isFormat } from './formatters';
+import { judgeTest, resolveSkillRef, type TestOutcome } from './judge';
+import { summarizeCheck, type CheckFinding, type CheckReport } from './report';
+import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from './routingTests';
+
+export const CHECK_USAGE = `Usage: skill-router check [options]
+
+Runs the routing tests and per-skill trigger evals, reports every skill's validation findings
+and each client's listing budget. Made for pre-commit hooks and CI.
+
+Options:
+  --config <file>      skill-router.yaml|yml|json (default: one in the current folder)
+  --library <path>     skill folder or .jsonl library (default: config "library", else its folder)
+  --format <name>      text (default), json, sarif or junit
+  --changed-only       only tests and findings of skills changed in the staged git diff
+  --profile <ids>      client profiles for findings: spec, claude-code, copilot, codex (repeat or comma-separate)
+  --top <n>            N of "in the top N" for tests without their own (default: config "top", else 5)
+  --strict             warnings fail the check too
+  --no-rerank          skip the reranking stage
+  --model <dir>        embedding model folder;  --no-model  lexical routing only
+  --no-bridge          no Chinese-English bridge (CC-CEDICT) between requests and skills
+  --reranker <dir>     cross-encoder folder;  --cache <dir>  index cache folder
+  --device <name>      cpu, cuda, dml or coreml;  --threads <n>
+  --quiet              no progress lines;  --verbose  engine debug lines
+  -h, --help           show this help
+
+Exit status: 0 clean, 1 failed tests or error findings (or warnings with --strict), 2 tool failure.
+`;
+
+const execFileP = promisify(execFile);
+
+/** Absolute paths of the files in the staged diff (`git diff --cached --name-only`). */
+async function stagedFiles(cwd: string): Promise<string[]> {
+  try {
+    const top = (await execFileP('git', ['rev-parse', '--show-toplevel'], { cwd })).stdout.trim();
+    const { stdout } = await execFileP('git', ['diff', '--cached', '--name-only', '-z'], { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return stdout.split('\0').filter(Boolean).map((name) => path.resolve(top, name));
+  } catch (err) {
+    throw new UsageError(`--changed-only needs git and a repository: ${((err as { stderr?: string }).stderr || (err as Error).message).trim()}`);
+  }
+}
+
+/** Is `file` inside folder `dir` (or the folder itself)? Both absolute. */
+function inside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Runs `skill-router check`; returns the exit status. */
+export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Promise<number> {
+  let service: SkillService | undefined;
+  try {
+    const { values } = parseFlags(
+      () =>
+        parseArgs({
+          args,
+          strict: true,
+          allowPositionals: false,
+          options: {
+            ...ENGINE_OPTIONS,
+            config: { type: 'string' },
+            library: { type: 'string' },
+            format: { type: 'string' },
+            'changed-only': { type: 'boolean' },
+            strict: { type: 'boolean' },
+            top: { type: 'string' },
+            'no-rerank': { type: 'boolean' },
+            help: { type: 'boolean', short: 'h' },
+          },
+        }),
+      'check',
+    );
+    if (values.help) {
+      io.stdout(CHECK_USAGE);
+      return EXIT_OK;
+    }
+    const format = values.format ?? 'text';
+    if (!isFormat(format)) throw new UsageError(`unknown format "${values.format}"; use ${FORMATS.join(', ')}`);
+    const show = (file: string): string => {
+      const rel = path.relative(io.cwd, file);
+      return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
+    };
+
+    // Config, library root and tests file.
+    const configPath = values.config ? path.resolve(io.cwd, values.config) : await discoverConfig(io.cwd);
+    const config = configPath ? parseConfig(await readText(configPath, 'config'), show(configPath)) : {};
+    const configDir = configPath ? path.dirname(configPath) : io.cwd;
+    const root = values.library
+      ? path.resolve(io.cwd, values.library)
+      : config.library
+        ? path.resolve(configDir, config.library)
+        : configDir;
+    const rootIsDir = await isDirectory(root);
+    if (!rootIsDir && !(await exists(root))) throw new UsageError(`library not found: ${show(root)}`);
+    const testsPath = await discoverTests(configPath, config, rootIsDir ? root : undefined, show);
+    const routingTests = testsPath ? parseRoutingTests(await readText(testsPath, 'tests file'), show(testsPath)) : [];
+    const defaultTop = positiveInt(values.top, '--top', config.top ?? DEFAULT_TOP);
+
+    const flags: EngineFlags = {
+      ...values,
+      ...(values.model === undefined && !values['no-model'] && config.model !== undefined
+        ? { model: config.model === false ? false : path.resolve(configDir, config.model) }
+        : {}),
+      profile: values.profile ?? config.profiles,
+    };
+    const opts = engineOptions(flags, io, root);
+    service = await deps.openLibrary(opts);
+    const stats = await service.index({ progress: opts.progress });
+    const skills = service.skills();
+    const failures = service.failures();
+    if (skills.length === 0 && failures.length === 0) throw new UsageError(`no SKILL.md found under ${show(root)}`);
+    if (!values.quiet && stats.denseDisabled && !opts.noModel) io.stderr(`note: ${stats.denseDisabled}; routing by words only\n`);
+
+    const skillFile = (doc: SkillDoc): string => (rootIsDir ? path.resolve(root, doc.path) : root);
+    // Positions hold in SKILL.md files; a .jsonl library has none per skill.
+    const withRanges = rootIsDir || root.toLowerCase().endsWith('.md');
+    const skillDir = (doc: SkillDoc): string => path.dirname(skillFile(doc));
+    const findings: CheckFinding[] = [];
+
+    // Per-skill trigger evals.
+    const triggerTests: RoutingTest[] = [];
+    if (rootIsDir) {
+      for (const doc of skills) {
+        const file = await firstExisting(skillDir(doc), EVALS_FILE_NAMES, NODE_FILE_ACCESS);
+        if (!file) continue;
+        const parsed = parseTriggerEvals(await readText(file, 'evals file'), show(file), doc.id);
+        triggerTests.push(...parsed.tests);
+        for (const p of parsed.problems) {
+          const at = { line: p.line - 1, character: 0 };
+          findings.push({ file: show(file), skillId: doc.id, code: 'evals.invalid-file', severity: 'error', message: p.message, range: { start: at, end: at } });
+        }
+      }
+    }
+
+    // --changed-only: which skills changed, and whether every test must run.
+    let changed: CheckReport['changed'] = null;
+    let changedIds: Set<string> | null = null;
+    let staged: Set<string> | null = null;
+    if (values['changed-only']) {
+      const files = await stagedFiles(io.cwd);
+      staged = new Set(files);
+      const ids = new Set<string>();
+      let allTests = false;
+      for (const file of files) {
+        if (file === configPath || file === testsPath || (!rootIsDir && file === root)) allTests = true;
+        if (!rootIsDir) continue;
+        let owner: SkillDoc | undefined;
+        for (const doc of skills) {
+          if (inside(file, skillDir(doc)) && (!owner || skillDir(doc).length > skillDir(owner).length)) owner = doc;
+        }
+        if (owner) ids.add(owner.id);
+        else if (path.basename(file) === 'SKILL.md' && inside(file, root)) allTests = true; // a skill removed or unreadable
+      }
+      if (!rootIsDir && allTests) for (const doc of skills) ids.add(doc.id);
+      changedIds = ids;
+      changed = { files: files.length, skills: [...ids].sort(), allTests };
+    }
+
+    // Routing tests and trigger evals.
+    const refs: { id: string; name: string }[] = skills.map((s) => ({ id: s.id, name: s.name }));
+    const selected = [...routingTests, ...triggerTests].filter((t) => {
+      if (!changed || changed.allTests) return true;
+      const touched = [...t.expect, ...t.notExpect].flatMap((ref) => resolveSkillRef(ref, refs));
+      return touched.some((s) => changedIds!.has(s.id)) || (t.owner !== undefined && changedIds!.has(t.owner));
+    });
+    const outcomes: TestOutcome[] = [];
+    for (const t of selected) {
+      const topN = t.top ?? defaultTop;
+      const result = await service.route(t.query, { k: Math.max(topN, 10), rerank: !values['no-rerank'] });
+      outcomes.push(judgeTest(t, result.candidates.map((c) => c.skillId), refs, defaultTop));
+    }
+
+    // Findings of the skills (all, or the changed ones and cross-skill findings touching them),
+    // less what the skills suppress, with the closest conflicts only: as the editor shows them.
+    const pairsOf = new Map<string, PairFinding[]>();
+    for (const p of service.pairFindings()) {
+      for (const id of new Set([p.a, p.b])) {
+        const list = pairsOf.get(id);
+        if (list) list.push(p);
+        else pairsOf.set(id, [p]);
+      }
+    }
+    const byId = new Map(skills.map((d) => [d.id, d]));
+    const policy = findingPolicy(config);
+    for (const doc of skills) {
+      for (const { finding: f } of applyFindingPolicy(doc, doc.findings, pairsOf.get(doc.id) ?? [], (id) => byId.get(id), policy)) {
+        if (changedIds) {
+          const touches = changedIds.has(doc.id) || (f.code.startsWith('skill.') && (f.related ?? []).some((r) => changedIds!.has(r.skillId)));
+          if (!touches) continue;
+        }
+        findings.push(toCheckFinding(f, doc, skillFile(doc), rootIsDir ? root : null, withRanges, show));
+      }
+    }
+    for (const failure of failures) {
+      const m = /^(.*):(\d+)$/.exec(failure.path);
+      const file = m && !rootIsDir ? m[1] : path.isAbsolute(failure.path) ? failure.path : path.resolve(root, failure.path);
+      if (staged && !changed?.allTests && rootIsDir && !staged.has(file)) continue;
+      const at = { line: m && !rootIsDir ? Number(m[2]) - 1 : 0, character: 0 };
+      findings.push({ file: show(file), skillId: null, code: 'file.unreadable', severity: 'error', message: failure.message, range: { start: at, end: at } });
+    }
+
+    // Listing budgets, for the selected profiles' clients when profiles were chosen.
+    let budgets = effectiveBudgets(config.budgets);
+    if (opts.profiles) budgets = Object.fromEntries(Object.entries(budgets).filter(([client]) => (opts.profiles as readonly string[]).includes(client)));
+    const budgetReports = listingBudgets(skills, budgets);
+    const over = budgetReports.filter((b) => b.over);
+    if (over.length) {
+      const anchor = await budgetAnchor(configPath, skills, skillFile, withRanges);
+      for (const b of over) {
+        findings.push({
+          file: show(anchor.file),
+          skillId: anchor.skillId,
+          code: 'budget.listing-over',
+          severity: 'warning',
+          message:
+            `The ${plural(b.skills, 'skill')} list ${b.used} characters of name + description, over the ` +
+            `${b.client} budget of ${b.budget}: the client shortens or drops some descriptions.`,
+          range: anchor.range,
+          profile: b.client,
+        });
+      }
+    }
+
+    const report: CheckReport = {
+      library: show(root),
+      config: configPath ? show(configPath) : null,
+      skills: skills.length,
+      tests: outcomes,
+      findings,
+      budgets: budgetReports,
+      checkedFiles: [...new Set(skills.filter((d) => !changedIds || changedIds.has(d.id)).map((d) => show(skillFile(d))))],
+      changed,
+      strict: values.strict ?? false,
+    };
+    io.stdout(FORMATTERS[format](report));
+    return summarizeCheck(report).exitCode === 0 ? EXIT_OK : EXIT_FINDINGS;
+  } catch (err) {
+    if (err instanceof UsageError) io.stderr(`skill-router check: ${err.message}\n`);
+    else {
+      io.stderr(`skill-router check: ${(err as Error).message ?? String(err)}\n`);
+      if (io.env?.SKILL_ROUTER_DEBUG) io.stderr(`${(err as Error).stack}\n`);
+    }
+    return EXIT_FAILURE;
+  } finally {
+    await service?.dispose().catch(() => undefined);
+  }
+}
+
+/** An engine finding as reported; `root` is the library folder (null for a single-file library). */
+function toCheckFinding(
+  f: Finding,
+  doc: SkillDoc,
+  file: string,
+  root: string | null,
+  withRanges: boolean,
+  show: (file: string) => string,
+): CheckFinding {
+  const related = (f.related ?? []).map((r) => ({
+    file: show(root ? path.resolve(root, r.path) : file),
+    skillId: r.skillId,
+    range: r.range,
+    message: r.message,
+  }));
+  return {
+    file: show(file),
+    skillId: doc.id,
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    range: withRanges ? f.range : null,
+    ...(f.profile ? { profile: f.profile } : {}),
+    ...(related.length ? { related } : {}),
+  };
+}
+
+/**
+ * Where an over-budget warning points: the `budgets` key of the config, else the description of
+ * the skill that lists the most characters (shortening it helps most).
+ */
+async function budgetAnchor(
+  configPath: string | undefined,
+  skills: readonly SkillDoc[],
+  skillFile: (doc: SkillDoc) => string,
+  withRanges: boolean,
+): Promise<{ file: string; skillId: string | null; range: TextRange | null }> {
+  if (configPath) {
+    const text = await readText(configPath, 'config');
+    const line = keyLines(text, ['budgets'])[0] ?? 1;
+    const at = { line: line - 1, character: 0 };
+    return { file: configPath, skillId: null, range: { start: at, end: at } };
+  }
+  const longest = [...skills].sort((a, b) => b.name.length + b.description.length - (a.name.length + a.description.length))[0];
+  return { file: skillFile(longest), skillId: longest.id, range: withRanges ? (longest.keyRanges.description ?? null) : null };
+}

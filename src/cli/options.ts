@@ -1,0 +1,110 @@
+/**
+ * The command-line flags that choose how a library is opened, shared by `route`, `index`,
+ * `validate`, `eval` and `check` (docs/cli.md: "these flags work everywhere"), and the one
+ * mapping from them to `openLibrary` options.
+ */
+import * as path from 'node:path';
+import { isProfileId, PROFILES, type ProfileId } from '../core/profiles';
+import type { SkillService } from '../core/service';
+import type { Device, OpenLibraryOptions } from '../node/library';
+import { stderrLogger, stderrProgress, UsageError, type CliIo } from './io';
+
+/** The engine factory, injected so tests can pass a fake library. */
+export interface LibraryDeps {
+  openLibrary: (opts: OpenLibraryOptions) => Promise<SkillService>;
+}
+
+/** Engine flags, as `node:util` `parseArgs` options. */
+export const ENGINE_OPTIONS = {
+  model: { type: 'string' },
+  'no-model': { type: 'boolean' },
+  'no-bridge': { type: 'boolean' },
+  reranker: { type: 'string' },
+  cache: { type: 'string' },
+  device: { type: 'string' },
+  threads: { type: 'string' },
+  profile: { type: 'string', multiple: true },
+  quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+} as const;
+
+/** The engine flags with `--library` and `--json`, for `route`, `index` and `validate`. */
+export const LIBRARY_OPTIONS = {
+  library: { type: 'string' },
+  ...ENGINE_OPTIONS,
+  json: { type: 'boolean' },
+} as const;
+
+/** Parsed engine flags; `model: false` (from a config) means lexical only, like `--no-model`. */
+export interface EngineFlags {
+  model?: string | false;
+  'no-model'?: boolean;
+  'no-bridge'?: boolean;
+  reranker?: string;
+  cache?: string;
+  device?: string;
+  threads?: string;
+  profile?: string[];
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+const DEVICES: readonly Device[] = ['cpu', 'cuda', 'dml', 'coreml'];
+
+/** `--profile a,b --profile c` as profile ids, without repeats; undefined when none is given. */
+export function profileList(values: readonly string[] | undefined): ProfileId[] | undefined {
+  const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const p of list) {
+    if (!isProfileId(p)) throw new UsageError(`unknown profile "${p}"; use one of ${PROFILES.join(', ')}`);
+  }
+  return list.length ? ([...new Set(list)] as ProfileId[]) : undefined;
+}
+
+export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+/**
+ * `openLibrary` options from the engine flags, for the library at `root` (resolved against the
+ * working folder); `--model` resolves against `base` (default: the working folder).
+ */
+export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base = io.cwd): OpenLibraryOptions {
+  if (flags.model !== undefined && flags.model !== false && flags['no-model']) {
+    throw new UsageError('--model and --no-model exclude each other');
+  }
+  const device = flags.device ?? 'cpu';
+  if (!(DEVICES as readonly string[]).includes(device)) {
+    throw new UsageError(`unknown device "${device}"; use cpu, cuda, dml or coreml`);
+  }
+  const threads = flags.threads === undefined ? undefined : positiveInt(flags.threads, '--threads', 1);
+  const profiles = profileList(flags.profile);
+  const opts: OpenLibraryOptions = {
+    root: path.resolve(io.cwd, root),
+    device: device as Device,
+    logger: stderrLogger(io, flags.verbose),
+    progress: stderrProgress(io, flags.quiet),
+  };
+  if (flags['no-model'] || flags.model === false) opts.noModel = true;
+  if (flags['no-bridge']) opts.noBridge = true;
+  if (flags.model) opts.modelDir = path.resolve(base, flags.model);
+  if (flags.reranker) opts.rerankerDir = path.resolve(io.cwd, flags.reranker);
+  if (flags.cache) opts.cacheDir = path.resolve(io.cwd, flags.cache);
+  if (threads !== undefined) opts.threads = threads;
+  if (profiles) opts.profiles = profiles;
+  return opts;
+}
+
+/** Runs parseArgs and turns its errors into a UsageError that points at `--help`. */
+export function parseFlags<T>(run: () => T, command: string): T {
+  try {
+    return run();
+  } catch (err) {
+    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      throw new UsageError(`${(err as Error).message}\nRun "skill-router ${command} --help" for usage.`);
+    }
+    throw err;
+  }
+}
