@@ -3,7 +3,7 @@
  * validated, or taken from the parse cache when the file's stamp is unchanged.
  */
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
-import type { ProfileId } from '../parse/validate';
+import type { ProfileId } from '../profiles';
 import type { CancelToken, ProgressSink, SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace } from '../workspace';

@@ -17,7 +17,6 @@ import type { Finding, Severity, TextRange } from '../types';
 import type { FrontMatterResult } from './frontMatter';
 
 // The route engine names profiles by this module; the rules themselves live in ../profiles.ts.
-export type { ProfileId } from '../profiles';
 
 const NAME_CHARS = /^[\p{L}\p{N}-]+$/u;
 

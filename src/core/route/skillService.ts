@@ -12,7 +12,7 @@ import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/
 import { readSkills } from '../index/readSkills';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
-import type { ProfileId } from '../parse/validate';
+import type { ProfileId } from '../profiles';
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
 import { analyze, type Segmenter } from '../text/analyze';
 import { contentHash } from '../text/hash';
