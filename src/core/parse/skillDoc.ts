@@ -4,7 +4,8 @@ import type { Finding } from '../types';
 import { hasCjk } from '../text/analyze';
 import { contentHash } from '../text/hash';
 import { parseFrontMatter } from './frontMatter';
-import { validateFrontMatter, type ProfileId } from './validate';
+import type { ProfileId } from '../profiles';
+import { validateFrontMatter } from './validate';
 
 /** Files larger than this are not indexed: an agent would load all of it into context. */
 export const MAX_SKILL_BYTES = 1024 * 1024;

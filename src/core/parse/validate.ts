@@ -16,8 +16,6 @@ import {
 import type { Finding, Severity, TextRange } from '../types';
 import type { FrontMatterResult } from './frontMatter';
 
-// The route engine names profiles by this module; the rules themselves live in ../profiles.ts.
-
 const NAME_CHARS = /^[\p{L}\p{N}-]+$/u;
 
 interface Ctx {
