@@ -10,6 +10,7 @@ import type { IndexStats, LiveSkillService } from '../core/service';
 import type { Logger, ProgressSink } from '../core/types';
 import type { Device, OpenLibraryOptions } from '../node/library';
 import type { IndexState, InitializationOptions } from '../shared/protocol';
+import { errorMessage } from './logger';
 import { PairFindingsStore } from './pairFindings';
 import { DEFAULT_SETTINGS, type ServerSettings } from './settings';
 
@@ -31,8 +32,6 @@ export class FolderLibrary {
   error: string | null = null;
   settings: ServerSettings = DEFAULT_SETTINGS;
   readonly pairs = new PairFindingsStore();
-  /** The wait before the pairs are rechecked (see `PairFindingsStore.recheck`). */
-  recheckTimer: Timer | undefined;
   /** Skill id → SKILL.md path, kept after a skill is gone so its diagnostics can be cleared. */
   readonly paths = new Map<string, string>();
   /** URIs this library published diagnostics for. */
@@ -41,10 +40,11 @@ export class FolderLibrary {
   generation = 0;
   /** Cancels the index run in progress for this folder. */
   cancel: CancellationTokenSource | null = null;
-  flushTimer: Timer | undefined;
+  private flushTimer: Timer | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly uri: string, readonly root: string) {}
+  /** `flushAfterMs`: quiet time after the last update before the vector cache is written. */
+  constructor(readonly uri: string, readonly root: string, private readonly log: Logger, private readonly flushAfterMs: number) {}
 
   get name(): string {
     return path.basename(this.root);
@@ -55,6 +55,35 @@ export class FolderLibrary {
     const next = this.queue.then(fn, fn);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** Writes the vector cache once updates pause (on the queue, after what is queued then). */
+  flushLater(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = setTimeout(() => {
+      void this.run(async () => {
+        await this.service?.flushCache().catch((err) => this.log.warn(`${this.name}: could not write the index cache: ${errorMessage(err)}`));
+      });
+    }, this.flushAfterMs);
+    // A pending write must not keep the server alive after its client went.
+    this.flushTimer.unref?.();
+  }
+
+  /** Writes the cache and disposes of the engine (call on the queue); the library has none after. */
+  async disposeService(): Promise<void> {
+    const old = this.service;
+    this.service = null;
+    if (!old) return;
+    clearTimeout(this.flushTimer);
+    await old.flushCache().catch((err) => this.log.warn(`${this.name}: could not write the index cache: ${errorMessage(err)}`));
+    await old.dispose().catch((err) => this.log.warn(`${this.name}: ${errorMessage(err)}`));
+  }
+
+  /** Cancels the index run, drops work begun before, and disposes of the engine once queued work is done. */
+  async close(): Promise<void> {
+    cancelOnce(this.cancel);
+    this.generation++;
+    await this.run(() => this.disposeService());
   }
 
   /** What `openLibrary` gets for this folder under its current settings. */

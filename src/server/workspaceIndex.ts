@@ -4,10 +4,12 @@
  * which skills' diagnostics depend on which (a near-duplicate warning sits on both twins, so an
  * edit to either re-checks the other).
  *
- * This class owns the folders' lifecycle, publishing, the status and routing; its state lives in
+ * This class owns the folders' lifecycle, publishing, the status and routing; the state lives in
  * small owners: `FolderLibrary` (one folder's engine and queue), `PairFindingsStore` (its pair
- * findings and passes), `DocumentScheduler` (open buffers, debounce, cancellation) and
- * `runTimeSliced` (the passes' slicing).
+ * findings), `PairPasses` (the library-wide passes that find and recheck them) and
+ * `DocumentScheduler` (open buffers, debounce, cancellation). It is still some 640 lines: what
+ * remains (index runs, edits, disk changes, publishing) shares the folders' queues, the open
+ * buffers and what was published where; split further, the parts would pass each other all of it.
  *
  * Work on one library runs in order on its queue; edits are debounced per document, superseded
  * edits are cancelled, and results for a document version that is no longer current are dropped.
@@ -25,7 +27,6 @@ import type { CancellationToken, Diagnostic, WorkDoneProgressServerReporter } fr
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
 import { DEFAULT_BUDGETS, listingBudgets } from '../cli/check';
 import type { PairFinding } from '../core/analysis/types';
-import { runTimeSliced } from '../core/jobs/timeSliced';
 import { decodeSkillBytes, parseSkill, SkillReadError } from '../core/parse/skillDoc';
 import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
@@ -33,12 +34,15 @@ import { CancelledError, throwIfCancelled, type CancelToken } from '../core/type
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
 import type { OpenLibraryOptions } from '../node/library';
-import type { FolderStatus, IndexState, IndexStatus, InitializationOptions, RouteItem, RouteParams, RouteResponse, RouteSet } from '../shared/protocol';
+import type { IndexStatus, InitializationOptions, RouteParams, RouteResponse } from '../shared/protocol';
 import { skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary } from './folderLibrary';
+import { indexPercent, indexStatus } from './indexStatus';
 import { errorMessage, type ServerLogger } from './logger';
 import { listingKey } from './pairFindings';
+import { PairPasses } from './pairPasses';
+import { routeResponse, type FolderRanking } from './routeResponse';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
 
 export { cancelOnce } from './folderLibrary';
@@ -67,20 +71,12 @@ export interface IndexOptions {
   flushAfterMs?: number;
   /**
    * Quiet time (per 100 skills, at least once) after an update that changed the library's listing
-   * before every skill's pair findings are checked again (see `recheck`).
+   * before every skill's pair findings are checked again (see `PairPasses`).
    */
   recheckDelayMs?: number;
 }
 
 const now = () => performance.now();
-const STAGES: Record<string, [number, number]> = {
-  'load model': [0, 5],
-  read: [5, 35],
-  embed: [35, 98],
-  'vector index': [98, 100],
-};
-/** Yields to I/O (requests, edits) between the slices of a pass. */
-const toIo = () => new Promise<void>((r) => setImmediate(r));
 
 /**
  * The listing budget the status meter shows: the same count as `skill-router check`, so the
@@ -96,15 +92,14 @@ function listingBudget(skills: readonly SkillDoc[], settings: ServerSettings): I
 export class WorkspaceIndex {
   private readonly libraries = new Map<string, FolderLibrary>();
   private readonly docs: DocumentScheduler;
-  private readonly standalonePublished = new Set<string>();
   private progress: IndexStatus['progress'] = null;
   private lastError: string | null = null;
   private timings: IndexStatus['timings'] = { indexMs: null, lastUpdateMs: null, lastDiagnosticsMs: null };
   private statusTimer: NodeJS.Timeout | undefined;
   private lastStatusAt = 0;
   private disposed = false;
+  private readonly passes: PairPasses;
   private readonly flushAfterMs: number;
-  private readonly recheckDelayMs: number;
 
   constructor(private readonly host: IndexHost, private readonly opts: IndexOptions) {
     this.docs = new DocumentScheduler({
@@ -112,8 +107,18 @@ export class WorkspaceIndex {
       semanticDelayMs: opts.semanticDelayMs ?? 400,
       check: (key) => void this.checkDocument(key).catch((err) => this.fail(`checking ${key}`, err)),
     });
+    this.passes = new PairPasses(
+      {
+        publishSkill: (lib, doc) => void this.publishSkill(lib, doc),
+        shouldPublish: (lib, relPath) => this.shouldPublish(lib, relPath),
+        openIds: (lib) => new Set([...this.docs.values()].map((d) => this.refFor(lib, d.key)?.id).filter((id) => id !== undefined)),
+        progressed: () => this.emitStatus(),
+        fail: (what, err) => this.fail(what, err),
+        log: host.log,
+      },
+      opts.recheckDelayMs ?? 2000,
+    );
     this.flushAfterMs = opts.flushAfterMs ?? 5000;
-    this.recheckDelayMs = opts.recheckDelayMs ?? 2000;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -125,13 +130,13 @@ export class WorkspaceIndex {
       const lib = this.libraries.get(uri);
       if (!lib) continue;
       this.libraries.delete(uri);
-      await this.closeLibrary(lib);
+      await lib.close();
       for (const u of lib.published) this.host.publish(u, []);
     }
     const fresh: FolderLibrary[] = [];
     for (const uri of added) {
       if (this.libraries.has(uri) || !uri.startsWith('file:')) continue;
-      const lib = new FolderLibrary(uri, keyOf(uri));
+      const lib = new FolderLibrary(uri, keyOf(uri), this.host.log, this.flushAfterMs);
       this.libraries.set(uri, lib);
       fresh.push(lib);
     }
@@ -171,9 +176,7 @@ export class WorkspaceIndex {
         const lib = libs[i];
         if (!this.libraries.has(lib.uri)) continue;
         const onProgress = (stage: string, done: number, total: number) => {
-          const [lo, hi] = STAGES[stage] ?? [0, 100];
-          const within = total > 0 ? lo + ((hi - lo) * done) / total : lo;
-          const percent = Math.min(100, Math.round(((i + within / 100) / libs.length) * 100));
+          const percent = indexPercent(stage, done, total, i, libs.length);
           this.progress = { stage, done, total, percent };
           if (now() - lastReport > 100 || done === total) {
             lastReport = now();
@@ -202,9 +205,9 @@ export class WorkspaceIndex {
         lib.state = 'cancelled';
         return;
       }
-      await this.disposeService(lib);
+      await lib.disposeService();
       lib.pairs.analysis.supersede(null);
-      this.stopRecheck(lib);
+      this.passes.stopRecheck(lib);
       let service: LiveSkillService | null = null;
       try {
         lib.settings = await this.host.settings(lib.uri);
@@ -222,7 +225,7 @@ export class WorkspaceIndex {
           const ref = this.refFor(lib, doc.key);
           if (ref) await this.updateOne(lib, ref, new TextEncoder().encode(doc.text)).catch(() => undefined);
         }
-        this.stopRecheck(lib); // the pass below finds every pair
+        this.passes.stopRecheck(lib); // the pass below finds every pair
         lib.state = 'ready';
         this.host.log.info(
           `${lib.name}: ${stats.skills} skills (${stats.cached} from cache, ${stats.embedded} embedded, ${stats.failed} unreadable) ` +
@@ -251,21 +254,6 @@ export class WorkspaceIndex {
     });
   }
 
-  private async disposeService(lib: FolderLibrary): Promise<void> {
-    const old = lib.service;
-    lib.service = null;
-    if (!old) return;
-    clearTimeout(lib.flushTimer);
-    await old.flushCache().catch((err) => this.host.log.warn(`${lib.name}: could not write the index cache: ${errorMessage(err)}`));
-    await old.dispose().catch((err) => this.host.log.warn(`${lib.name}: ${errorMessage(err)}`));
-  }
-
-  private async closeLibrary(lib: FolderLibrary): Promise<void> {
-    cancelOnce(lib.cancel);
-    lib.generation++;
-    await lib.run(() => this.disposeService(lib));
-  }
-
   /** Re-reads settings; re-indexes folders whose index depends on what changed, re-publishes the rest. */
   async settingsChanged(): Promise<void> {
     const reindex: FolderLibrary[] = [];
@@ -292,7 +280,7 @@ export class WorkspaceIndex {
     const { key } = this.docs.changed(uri, text, version, languageId);
     // Typing postpones the library-wide recheck (and stops one that runs).
     const lib = this.libraryFor(key);
-    if (lib && (lib.recheckTimer || lib.pairs.recheck.running)) this.scheduleRecheck(lib);
+    if (lib) this.passes.postponeRecheck(lib);
   }
 
   /** A buffer was closed: disk wins again. */
@@ -302,7 +290,6 @@ export class WorkspaceIndex {
     const lib = this.libraryFor(key);
     if (!lib || !this.refFor(lib, key)) {
       if (doc) this.host.publish(doc.uri, []);
-      this.standalonePublished.delete(key);
       return;
     }
     void this.diskChanged(lib, [key]);
@@ -340,7 +327,7 @@ export class WorkspaceIndex {
       this.host.log.debug(`${ref.path}: v${version} updated in ${this.timings.lastUpdateMs} ms, ${Math.round(now() - doc.receivedAt)} ms after the edit`);
       // An unchanged text (opening a file) keeps its pairs; a changed one is rescanned.
       if (updated && (updated !== previous || !lib.pairs.has(ref.id))) this.scheduleSemantic(lib, key, ref.id, version);
-      this.scheduleFlush(lib);
+      lib.flushLater();
       this.emitStatus();
     });
   }
@@ -364,19 +351,8 @@ export class WorkspaceIndex {
    * it. Returns whether it could (an unreadable buffer is published as such, and left to the update).
    */
   private publishOwn(lib: FolderLibrary, ref: SkillFileRef, doc: OpenDoc): boolean {
-    const ctx = this.context(lib, lib.settings);
-    let diagnostics: Diagnostic[];
-    let ok = true;
-    try {
-      const { text, invalidUtf8 } = decodeSkillBytes(new TextEncoder().encode(doc.text));
-      diagnostics = skillDiagnostics(parseSkill(ref, text, lib.settings.profiles, invalidUtf8), lib.pairs.of(ref.id), ctx);
-    } catch (err) {
-      diagnostics = unreadableDiagnostic(errorMessage(err), ctx);
-      ok = false;
-    }
-    this.host.publish(doc.uri, diagnostics, doc.version);
+    const ok = this.publishBuffer(doc, ref, lib.settings, lib.pairs.of(ref.id), this.context(lib, lib.settings));
     lib.published.add(doc.uri);
-    this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
     return ok;
   }
 
@@ -385,17 +361,23 @@ export class WorkspaceIndex {
     const settings = lib?.settings ?? DEFAULT_SETTINGS;
     const dir = path.basename(path.dirname(doc.key));
     const ref = (lib && this.refFor(lib, doc.key)) ?? { id: dir, path: 'SKILL.md', folderName: dir };
-    const ctx = this.context(lib, settings);
+    this.publishBuffer(doc, ref, settings, [], this.context(lib, settings));
+  }
+
+  /** Parses and validates a buffer and publishes the findings; false when it was unreadable. */
+  private publishBuffer(doc: OpenDoc, ref: SkillFileRef, settings: ServerSettings, pairs: readonly PairFinding[], ctx: DiagnosticContext): boolean {
     let diagnostics: Diagnostic[];
+    let ok = true;
     try {
       const { text, invalidUtf8 } = decodeSkillBytes(new TextEncoder().encode(doc.text));
-      diagnostics = skillDiagnostics(parseSkill(ref, text, settings.profiles, invalidUtf8), [], ctx);
+      diagnostics = skillDiagnostics(parseSkill(ref, text, settings.profiles, invalidUtf8), pairs, ctx);
     } catch (err) {
       diagnostics = unreadableDiagnostic(errorMessage(err), ctx);
+      ok = false;
     }
-    this.standalonePublished.add(doc.key);
     this.host.publish(doc.uri, diagnostics, doc.version);
     this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
+    return ok;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -447,7 +429,7 @@ export class WorkspaceIndex {
         ids.push(ref.id);
       }
       this.publishAffected(lib, ids);
-      this.scheduleFlush(lib);
+      lib.flushLater();
       this.emitStatus();
     });
   }
@@ -459,18 +441,8 @@ export class WorkspaceIndex {
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
-      if (lib.service === service && listingKey(service.skill(ref.id)) !== before) this.scheduleRecheck(lib);
+      if (lib.service === service && listingKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
-  }
-
-  private scheduleFlush(lib: FolderLibrary): void {
-    clearTimeout(lib.flushTimer);
-    lib.flushTimer = setTimeout(() => {
-      void lib.run(async () => {
-        await lib.service?.flushCache().catch((err) => this.host.log.warn(`${lib.name}: could not write the index cache: ${errorMessage(err)}`));
-      });
-    }, this.flushAfterMs);
-    lib.flushTimer.unref?.();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -516,119 +488,7 @@ export class WorkspaceIndex {
       stale.delete(uri);
     }
     for (const uri of stale) this.host.publish(uri, []);
-    if (analyse) this.analyse(lib, wanted.map((d) => d.id)).catch((err) => this.fail(`${lib.name}: cross-skill checks`, err));
-  }
-
-  /**
-   * Finds the pair findings of `ids`, open files first, time-sliced on the library's queue, so
-   * that edits and requests are served in between (all pairs of a large library take minutes).
-   * Each skill is published when its pairs are known. A newer index stops the pass.
-   */
-  private async analyse(lib: FolderLibrary, ids: string[]): Promise<void> {
-    const generation = lib.generation;
-    const open = new Set([...this.docs.values()].map((d) => this.refFor(lib, d.key)?.id));
-    const queue = [...ids.filter((id) => open.has(id)), ...ids.filter((id) => !open.has(id))];
-    const t0 = now();
-    const pass = lib.pairs.analysis.begin(queue.length);
-    try {
-      const done = await runTimeSliced(
-        queue,
-        (id) => {
-          const doc = lib.service!.skill(id);
-          if (!doc || lib.pairs.has(id)) return; // gone, or an edit got there first
-          lib.pairs.refresh(lib.service!, id, false);
-          this.publishSkill(lib, doc);
-        },
-        {
-          live: () => pass.live() && generation === lib.generation && !!lib.service,
-          runSlice: (slice) => lib.run(slice),
-          progress: (n, total) => {
-            pass.report(n, total);
-            this.emitStatus();
-          },
-          yieldToOthers: toIo,
-        },
-      );
-      if (!done) return;
-    } finally {
-      pass.end();
-    }
-    this.emitStatus();
-    this.host.log.info(`${lib.name}: cross-skill checks of ${queue.length} skills in ${Math.round(now() - t0)} ms`);
-  }
-
-  /** (Re)starts the wait before a recheck of every skill's pair findings; stops one that runs. */
-  private scheduleRecheck(lib: FolderLibrary): void {
-    if (this.disposed || !lib.service) return this.stopRecheck(lib);
-    clearTimeout(lib.recheckTimer);
-    const skills = lib.service.skills().length;
-    lib.pairs.recheck.supersede(skills);
-    lib.recheckTimer = setTimeout(() => {
-      lib.recheckTimer = undefined;
-      this.recheck(lib).catch((err) => this.fail(`${lib.name}: cross-skill recheck`, err));
-    }, this.recheckDelayMs * Math.max(1, skills / 100));
-    this.emitStatus();
-  }
-
-  private stopRecheck(lib: FolderLibrary): void {
-    clearTimeout(lib.recheckTimer);
-    lib.recheckTimer = undefined;
-    lib.pairs.recheck.supersede(null);
-  }
-
-  /**
-   * Scans every skill's pairs again after the listing changed, and re-publishes the skills whose
-   * findings moved: an edit rescans the edited skill only, but term weights are library-wide, so
-   * findings between two skills nobody edited can shift too. This reaches the state a fresh index
-   * would. Time-sliced on the library's queue; an edit stops it and starts the wait again.
-   */
-  private async recheck(lib: FolderLibrary): Promise<void> {
-    if (!lib.service || lib.state !== 'ready') {
-      lib.pairs.recheck.supersede(null);
-      this.emitStatus();
-      return;
-    }
-    // The pass that follows an index is still finding pairs: recheck after it.
-    if (lib.pairs.analysis.progress) return this.scheduleRecheck(lib);
-    const generation = lib.generation;
-    const t0 = now();
-    const ids = lib.service.skills().filter((d) => lib.pairs.has(d.id) || this.shouldPublish(lib, d.path)).map((d) => d.id);
-    const pass = lib.pairs.recheck.begin(ids.length);
-    const live = () => pass.live() && generation === lib.generation && !this.disposed && !!lib.service;
-    let moved = 0;
-    try {
-      const found = new Map<string, PairFinding[]>();
-      const done = await runTimeSliced(
-        ids,
-        (id) => {
-          if (lib.service!.skill(id)) found.set(id, lib.service!.pairFindings(id));
-        },
-        {
-          live,
-          runSlice: (slice) => lib.run(slice),
-          progress: (n, total) => {
-            pass.report(n, total);
-            this.emitStatus();
-          },
-          yieldToOthers: toIo,
-        },
-      );
-      if (!done) return;
-      await lib.run(async () => {
-        if (!live()) return;
-        for (const [id, list] of found) {
-          const doc = lib.service!.skill(id);
-          if (!doc || !lib.pairs.replace(id, list)) continue;
-          moved++;
-          if (this.shouldPublish(lib, doc.path)) this.publishSkill(lib, doc);
-        }
-      });
-      if (!live()) return;
-    } finally {
-      pass.end();
-    }
-    this.emitStatus();
-    this.host.log.info(`${lib.name}: cross-skill recheck of ${ids.length} skills in ${Math.round(now() - t0)} ms, ${moved} re-published`);
+    if (analyse) this.passes.analyse(lib, wanted.map((d) => d.id)).catch((err) => this.fail(`${lib.name}: cross-skill checks`, err));
   }
 
   /** Re-publishes `ids` (just updated) and every skill whose findings named them before or name them now. */
@@ -727,74 +587,22 @@ export class WorkspaceIndex {
     const settings = ready[0].settings;
     const k = params.k ?? settings.route.topK;
     const rerank = params.rerank ?? settings.route.rerank;
-    const items: RouteItem[] = [];
-    let dense: RouteResponse['dense'] = { disabled: 'no library' };
-    let readAs: string | undefined;
-    const timings = { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 };
-    const sets = new Map<string, RouteSet>();
+    const rankings: FolderRanking[] = [];
     for (const lib of ready) {
       const result = await lib.run(async () => {
         throwIfCancelled(token); // cancelled while queued behind an edit or a pass
         return lib.service ? lib.service.route(params.query, { k, rerank, token }) : null;
       });
       throwIfCancelled(token);
-      if (!result) continue;
-      dense = result.dense;
-      readAs ??= result.readAs;
-      if (result.set) sets.set(lib.uri, result.set);
-      for (const key of Object.keys(timings) as (keyof typeof timings)[]) timings[key] += result.timings[key];
-      for (const c of result.candidates) {
-        items.push({
-          rank: c.rank,
-          uri: this.uriOf(lib, c.path),
-          folder: lib.uri,
-          skillId: c.skillId,
-          name: c.name,
-          description: c.description,
-          scores: c.scores,
-          passage: c.passage,
-        });
-      }
+      if (result) rankings.push({ folder: lib.uri, result, uriOf: (relPath) => this.uriOf(lib, relPath) });
     }
-    // Scores are normalised per library; across folders the final score is the best order there is.
-    if (ready.length > 1) items.sort((a, b) => b.scores.final - a.scores.final || a.rank - b.rank);
-    const results = items.slice(0, k).map((item, i) => ({ ...item, rank: i + 1 }));
-    // The set comes from one library: the folder of the top result (sets do not span folders).
-    const set = results.length ? sets.get(results[0].folder) : undefined;
-    return { query: params.query, results, dense, timings, ...(readAs ? { readAs } : {}), ...(set ? { set } : {}) };
+    return routeResponse(params.query, k, rankings, ready.length);
   }
 
   status(): IndexStatus {
     const libs = [...this.libraries.values()];
-    const order: IndexState[] = ['error', 'starting', 'indexing', 'cancelled', 'ready'];
-    const state = libs.length ? libs.map((l) => l.state).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] : 'ready';
-    const folders: FolderStatus[] = libs.map((l) => ({
-      uri: l.uri,
-      state: l.state,
-      skills: l.service?.skills().length ?? 0,
-      failed: l.service?.failures().length ?? 0,
-      cached: l.stats?.cached ?? 0,
-      embedded: l.stats?.embedded ?? 0,
-      indexMs: l.stats?.ms ?? null,
-      error: l.error,
-    }));
-    const withStats = libs.find((l) => l.stats && l.service);
-    const running = libs.map((l) => l.pairs.progress()).filter((p) => p !== null);
-    const settings = libs[0]?.settings ?? DEFAULT_SETTINGS;
-    return {
-      state: state === 'starting' && this.progress ? 'indexing' : state,
-      skills: folders.reduce((n, f) => n + f.skills, 0),
-      failed: folders.reduce((n, f) => n + f.failed, 0),
-      folders,
-      model: withStats?.stats?.model ?? null,
-      semanticDisabled: withStats ? (withStats.stats!.denseDisabled ?? null) : null,
-      progress: this.progress,
-      analysis: running.length ? { done: running.reduce((n, p) => n + p.done, 0), total: running.reduce((n, p) => n + p.total, 0) } : null,
-      timings: { ...this.timings },
-      lastError: this.lastError,
-      profiles: settings.profiles,
-      budget: listingBudget(libs.flatMap((l) => l.service?.skills() ?? []), settings),
-    };
+    const budget = listingBudget(libs.flatMap((l) => l.service?.skills() ?? []), libs[0]?.settings ?? DEFAULT_SETTINGS);
+    return indexStatus(libs, { progress: this.progress, timings: this.timings, lastError: this.lastError, budget });
   }
 
   /** Sends the status now (`force`) or at most five times a second. */
@@ -823,8 +631,9 @@ export class WorkspaceIndex {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.docs.dispose();
-    for (const lib of this.libraries.values()) this.stopRecheck(lib);
+    this.passes.dispose();
+    for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
     clearTimeout(this.statusTimer);
-    await Promise.all([...this.libraries.values()].map((lib) => this.closeLibrary(lib)));
+    await Promise.all([...this.libraries.values()].map((lib) => lib.close()));
   }
 }
