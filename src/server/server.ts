@@ -11,6 +11,7 @@ import {
   CodeActionKind,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
+  LSPErrorCodes,
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
@@ -18,6 +19,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version } from '../../package.json';
+import { CancelledError } from '../core/types';
 import { openLibrary, packageRoot } from '../node/library';
 import {
   IndexStatusNotification,
@@ -204,12 +206,14 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
     }),
   );
 
-  connection.onRequest(RouteRequest, async (params) => {
+  connection.onRequest(RouteRequest, async (params, token) => {
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');
     if (typeof params?.query !== 'string' || !params.query.trim()) throw new ResponseError(-32602, 'route needs a non-empty "query"');
     try {
-      return await index.route(params);
+      return await index.route(params, token);
     } catch (err) {
+      // vscode-jsonrpc answers a cancelled request like any other: the handler says it was cancelled.
+      if (err instanceof CancelledError || token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'route cancelled');
       log.warn(`route: ${errorMessage(err)}`);
       throw new ResponseError(-32803, errorMessage(err));
     }

@@ -4,34 +4,49 @@
  * which skills' diagnostics depend on which (a near-duplicate warning sits on both twins, so an
  * edit to either re-checks the other).
  *
+ * This class owns the folders' lifecycle, publishing, the status and routing; the state lives in
+ * small owners: `FolderLibrary` (one folder's engine and queue), `PairFindingsStore` (its pair
+ * findings), `PairPasses` (the library-wide passes that find and recheck them) and
+ * `DocumentScheduler` (open buffers, debounce, cancellation). It is still some 640 lines: what
+ * remains (index runs, edits, disk changes, publishing) shares the folders' queues, the open
+ * buffers and what was published where; split further, the parts would pass each other all of it.
+ *
  * Work on one library runs in order on its queue; edits are debounced per document, superseded
  * edits are cancelled, and results for a document version that is no longer current are dropped.
  * An edit is checked in two steps, as type checkers do: the skill itself at once (its buffer
  * parsed and validated, with its last known pair findings, ahead of any queued work; the index
- * update follows on the queue), then after a pause in typing the
- * cross-skill checks, which rescan the library for that skill and re-publish its twins. Term
- * weights are library-wide, so an edit to a name or description can also move findings between
- * skills nobody edited: once edits pause, every skill's pairs are rechecked.
+ * update follows on the queue), then after a pause in typing the cross-skill checks, which rescan
+ * the library for that skill and re-publish its twins. Term weights are library-wide, so an edit
+ * to a name or description can also move findings between skills nobody edited: once edits pause,
+ * every skill's pairs are rechecked.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { CancellationToken, Diagnostic, WorkDoneProgressServerReporter } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
 import { DEFAULT_BUDGETS, listingBudgets } from '../core/profiles';
 import type { PairFinding } from '../core/analysis/types';
 import { decodeSkillBytes, parseSkill, SkillReadError } from '../core/parse/skillDoc';
-import type { IndexStats, LiveSkillService } from '../core/service';
+import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
-import { CancelledError, type CancelToken } from '../core/types';
+import { CancelledError, throwIfCancelled, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
-import type { Device, OpenLibraryOptions } from '../node/library';
-import type { FolderStatus, IndexState, IndexStatus, InitializationOptions, RouteItem, RouteParams, RouteResponse, RouteSet } from '../shared/protocol';
+import type { OpenLibraryOptions } from '../node/library';
+import type { IndexStatus, InitializationOptions, RouteParams, RouteResponse } from '../shared/protocol';
 import { skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
+import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
+import { cancelOnce, FolderLibrary } from './folderLibrary';
+import { indexPercent, indexStatus } from './indexStatus';
 import { errorMessage, type ServerLogger } from './logger';
+import { listingKey } from './pairFindings';
+import { PairPasses } from './pairPasses';
+import { routeResponse, type FolderRanking } from './routeResponse';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
+
+export { cancelOnce } from './folderLibrary';
+export { isSkillDocument, keyOf } from './documentScheduler';
 
 /** What the index needs from the LSP connection (and what tests fake). */
 export interface IndexHost {
@@ -56,140 +71,54 @@ export interface IndexOptions {
   flushAfterMs?: number;
   /**
    * Quiet time (per 100 skills, at least once) after an update that changed the library's listing
-   * before every skill's pair findings are checked again (see `recheck`).
+   * before every skill's pair findings are checked again (see `PairPasses`).
    */
   recheckDelayMs?: number;
 }
 
-interface OpenDoc {
-  uri: string;
-  /** File path for `file:` URIs; the URI itself otherwise. */
-  key: string;
-  text: string;
-  version: number;
-  languageId: string;
-  /** When the current version arrived (for the edit-to-diagnostics timing). */
-  receivedAt: number;
-}
-
 const now = () => performance.now();
-const STAGES: Record<string, [number, number]> = {
-  'load model': [0, 5],
-  read: [5, 35],
-  embed: [35, 98],
-  'vector index': [98, 100],
-};
-
-class Library {
-  service: LiveSkillService | null = null;
-  state: IndexState = 'starting';
-  stats: IndexStats | null = null;
-  error: string | null = null;
-  settings: ServerSettings = DEFAULT_SETTINGS;
-  /**
-   * Pair findings by skill, for the skills analysed so far. Pairs are symmetric, so an edit to one
-   * skill rescans that skill only and splices its new pairs into its twins' lists.
-   */
-  pairs = new Map<string, PairFinding[]>();
-  /** Progress of the cross-skill pass that follows an index. */
-  analysis: { done: number; total: number } | null = null;
-  /** Counts cross-skill passes; a newer one stops an older one. */
-  analysisRun = 0;
-  /**
-   * Set by every update that changes the listing (a name, a description, a skill added or gone).
-   * Pair findings weigh terms over the whole library, so such an update can shift findings
-   * between two other skills: `recheck` finds those once editing pauses.
-   */
-  recheckTimer: NodeJS.Timeout | undefined;
-  /** Counts recheck passes; a newer one (or an edit) stops an older one. */
-  recheckRun = 0;
-  rechecking = false;
-  /** Progress of a recheck, from when it is due (the status counts it with `analysis`). */
-  recheck: { done: number; total: number } | null = null;
-  /** Skill id → SKILL.md path, kept after a skill is gone so its diagnostics can be cleared. */
-  paths = new Map<string, string>();
-  /** URIs this library published diagnostics for. */
-  published = new Set<string>();
-  generation = 0;
-  /** Cancels the index run in progress for this folder. */
-  cancel: CancellationTokenSource | null = null;
-  flushTimer: NodeJS.Timeout | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
-
-  constructor(readonly uri: string, readonly root: string) {}
-
-  get name(): string {
-    return path.basename(this.root);
-  }
-
-  /** Runs `fn` after the work queued before it. */
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(fn, fn);
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-}
 
 /**
- * Cancels a token source at most once: vscode-jsonrpc's `cancel()` throws when called again on a
- * source cancelled before anyone read its token.
+ * The listing budget the status meter shows: the same count as `skill-router check`, so the
+ * meter and CI agree.
  */
-export function cancelOnce(source: CancellationTokenSource | null | undefined): void {
-  if (source && !source.token.isCancellationRequested) source.cancel();
-}
-
-/** A path for `file:` URIs, else the URI (untitled buffers, virtual files). */
-export function keyOf(uri: string): string {
-  if (!uri.startsWith('file:')) return uri;
-  try {
-    return fileURLToPath(uri);
-  } catch {
-    return uri;
-  }
-}
-
-/** Whether a document is a SKILL.md the server checks. */
-export function isSkillDocument(uri: string, languageId?: string): boolean {
-  return languageId === 'skill' || /(^|[/\\])SKILL\.md$/.test(keyOf(uri));
-}
-
-/** What of a skill the pair findings of other skills depend on (names and descriptions weigh terms). */
-function listingOf(doc: SkillDoc | undefined): string {
-  return doc ? `${doc.name}\n${doc.description}\n${doc.lang}` : '';
-}
-
-/** Whether two lists hold the same pair findings, in any order. */
-function samePairs(a: readonly PairFinding[] | undefined, b: readonly PairFinding[]): boolean {
-  if (!a || a.length !== b.length) return false;
-  const key = (list: readonly PairFinding[]) => list.map((p) => JSON.stringify(p)).sort().join('\n');
-  return key(a) === key(b);
+function listingBudget(skills: readonly SkillDoc[], settings: ServerSettings): IndexStatus['budget'] {
+  const profile = settings.profiles.find((p) => DEFAULT_BUDGETS[p] !== undefined) ?? settings.profiles.find((p) => p !== 'spec') ?? null;
+  const budget = settings.listingBudget ?? (profile ? (DEFAULT_BUDGETS[profile] ?? null) : null);
+  const [report] = listingBudgets(skills, { [profile ?? 'listing']: budget ?? Infinity });
+  return { profile, used: report.used, budget };
 }
 
 export class WorkspaceIndex {
-  private readonly libraries = new Map<string, Library>();
-  private readonly docs = new Map<string, OpenDoc>();
-  /** Open buffers by path, shared with every library's file reader. */
-  private readonly overlay = new Map<string, string>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly docCancel = new Map<string, CancellationTokenSource>();
-  private readonly standalonePublished = new Set<string>();
+  private readonly libraries = new Map<string, FolderLibrary>();
+  private readonly docs: DocumentScheduler;
   private progress: IndexStatus['progress'] = null;
   private lastError: string | null = null;
   private timings: IndexStatus['timings'] = { indexMs: null, lastUpdateMs: null, lastDiagnosticsMs: null };
   private statusTimer: NodeJS.Timeout | undefined;
   private lastStatusAt = 0;
   private disposed = false;
-  private readonly debounceMs: number;
-  private readonly semanticDelayMs: number;
+  private readonly passes: PairPasses;
   private readonly flushAfterMs: number;
-  private readonly recheckDelayMs: number;
-  private readonly semanticTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly host: IndexHost, private readonly opts: IndexOptions) {
-    this.debounceMs = opts.debounceMs ?? 75;
-    this.semanticDelayMs = opts.semanticDelayMs ?? 400;
+    this.docs = new DocumentScheduler({
+      debounceMs: opts.debounceMs ?? 75,
+      semanticDelayMs: opts.semanticDelayMs ?? 400,
+      check: (key) => void this.checkDocument(key).catch((err) => this.fail(`checking ${key}`, err)),
+    });
+    this.passes = new PairPasses(
+      {
+        publishSkill: (lib, doc) => void this.publishSkill(lib, doc),
+        shouldPublish: (lib, relPath) => this.shouldPublish(lib, relPath),
+        openIds: (lib) => new Set([...this.docs.values()].map((d) => this.refFor(lib, d.key)?.id).filter((id) => id !== undefined)),
+        progressed: () => this.emitStatus(),
+        fail: (what, err) => this.fail(what, err),
+        log: host.log,
+      },
+      opts.recheckDelayMs ?? 2000,
+    );
     this.flushAfterMs = opts.flushAfterMs ?? 5000;
-    this.recheckDelayMs = opts.recheckDelayMs ?? 2000;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -201,13 +130,13 @@ export class WorkspaceIndex {
       const lib = this.libraries.get(uri);
       if (!lib) continue;
       this.libraries.delete(uri);
-      await this.closeLibrary(lib);
+      await lib.close();
       for (const u of lib.published) this.host.publish(u, []);
     }
-    const fresh: Library[] = [];
+    const fresh: FolderLibrary[] = [];
     for (const uri of added) {
       if (this.libraries.has(uri) || !uri.startsWith('file:')) continue;
-      const lib = new Library(uri, keyOf(uri));
+      const lib = new FolderLibrary(uri, keyOf(uri), this.host.log, this.flushAfterMs);
       this.libraries.set(uri, lib);
       fresh.push(lib);
     }
@@ -219,7 +148,7 @@ export class WorkspaceIndex {
    * Indexes `libs` (default: all) under one cancellable progress report. A folder that is being
    * indexed already starts over.
    */
-  async reindex(libs: Library[] = [...this.libraries.values()]): Promise<void> {
+  async reindex(libs: FolderLibrary[] = [...this.libraries.values()]): Promise<void> {
     if (!libs.length) {
       this.emitStatus(true);
       return;
@@ -247,9 +176,7 @@ export class WorkspaceIndex {
         const lib = libs[i];
         if (!this.libraries.has(lib.uri)) continue;
         const onProgress = (stage: string, done: number, total: number) => {
-          const [lo, hi] = STAGES[stage] ?? [0, 100];
-          const within = total > 0 ? lo + ((hi - lo) * done) / total : lo;
-          const percent = Math.min(100, Math.round(((i + within / 100) / libs.length) * 100));
+          const percent = indexPercent(stage, done, total, i, libs.length);
           this.progress = { stage, done, total, percent };
           if (now() - lastReport > 100 || done === total) {
             lastReport = now();
@@ -270,7 +197,7 @@ export class WorkspaceIndex {
     }
   }
 
-  private async indexLibrary(lib: Library, token: CancellationToken, progress: (stage: string, done: number, total: number) => void): Promise<void> {
+  private async indexLibrary(lib: FolderLibrary, token: CancellationToken, progress: (stage: string, done: number, total: number) => void): Promise<void> {
     const generation = lib.generation;
     await lib.run(async () => {
       if (generation !== lib.generation || this.disposed) return;
@@ -278,13 +205,13 @@ export class WorkspaceIndex {
         lib.state = 'cancelled';
         return;
       }
-      await this.disposeService(lib);
-      lib.analysis = null;
-      this.stopRecheck(lib);
+      await lib.disposeService();
+      lib.pairs.analysis.supersede(null);
+      this.passes.stopRecheck(lib);
       let service: LiveSkillService | null = null;
       try {
         lib.settings = await this.host.settings(lib.uri);
-        service = await this.host.openLibrary(this.libraryOptions(lib, progress));
+        service = await this.host.openLibrary(lib.openOptions(this.opts.init, this.docs.overlay, this.host.log, progress));
         const stats = await service.index({ token, progress });
         if (generation !== lib.generation || this.disposed) {
           await service.dispose();
@@ -298,7 +225,7 @@ export class WorkspaceIndex {
           const ref = this.refFor(lib, doc.key);
           if (ref) await this.updateOne(lib, ref, new TextEncoder().encode(doc.text)).catch(() => undefined);
         }
-        this.stopRecheck(lib); // the pass below finds every pair
+        this.passes.stopRecheck(lib); // the pass below finds every pair
         lib.state = 'ready';
         this.host.log.info(
           `${lib.name}: ${stats.skills} skills (${stats.cached} from cache, ${stats.embedded} embedded, ${stats.failed} unreadable) ` +
@@ -327,43 +254,9 @@ export class WorkspaceIndex {
     });
   }
 
-  private libraryOptions(lib: Library, progress: (stage: string, done: number, total: number) => void): OpenLibraryOptions {
-    const model = this.opts.init.model ?? {};
-    const s = lib.settings;
-    const cacheKey = createHash('sha256').update(lib.root).digest('hex').slice(0, 12);
-    return {
-      root: lib.root,
-      noModel: model.enabled === false,
-      modelDir: model.folder ? model.folder : undefined,
-      device: (model.device ?? 'cpu') as Device,
-      cacheDir: this.opts.init.cacheDir ? path.join(this.opts.init.cacheDir, 'index', `${lib.name.replace(/[^\w.-]/g, '_')}-${cacheKey}`) : undefined,
-      profiles: s.profiles,
-      exclude: s.exclude,
-      duplicates: { denseThreshold: s.nearDuplicate.threshold, lexicalThreshold: s.nearDuplicate.lexicalThreshold },
-      overlay: this.overlay,
-      logger: this.host.log,
-      progress,
-    };
-  }
-
-  private async disposeService(lib: Library): Promise<void> {
-    const old = lib.service;
-    lib.service = null;
-    if (!old) return;
-    clearTimeout(lib.flushTimer);
-    await old.flushCache().catch((err) => this.host.log.warn(`${lib.name}: could not write the index cache: ${errorMessage(err)}`));
-    await old.dispose().catch((err) => this.host.log.warn(`${lib.name}: ${errorMessage(err)}`));
-  }
-
-  private async closeLibrary(lib: Library): Promise<void> {
-    cancelOnce(lib.cancel);
-    lib.generation++;
-    await lib.run(() => this.disposeService(lib));
-  }
-
   /** Re-reads settings; re-indexes folders whose index depends on what changed, re-publishes the rest. */
   async settingsChanged(): Promise<void> {
-    const reindex: Library[] = [];
+    const reindex: FolderLibrary[] = [];
     for (const lib of this.libraries.values()) {
       const next = await this.host.settings(lib.uri);
       if (indexAffected(lib.settings, next) || lib.state === 'error' || lib.state === 'cancelled') reindex.push(lib);
@@ -374,7 +267,7 @@ export class WorkspaceIndex {
         await lib.run(async () => this.publishAll(lib, rescan));
       }
     }
-    for (const doc of this.docs.values()) if (!this.libraryFor(doc.key)) this.schedule(doc.key, 0);
+    for (const doc of this.docs.values()) if (!this.libraryFor(doc.key)) this.docs.schedule(doc.key, 0);
     this.emitStatus(true);
     if (reindex.length) await this.reindex(reindex);
   }
@@ -384,46 +277,22 @@ export class WorkspaceIndex {
 
   /** A SKILL.md buffer was opened or edited. */
   documentChanged(uri: string, text: string, version: number, languageId = 'markdown'): void {
-    const key = keyOf(uri);
-    this.docs.set(key, { uri, key, text, version, languageId, receivedAt: now() });
-    if (uri.startsWith('file:')) this.overlay.set(key, text);
-    cancelOnce(this.docCancel.get(key));
-    this.schedule(key, this.debounceMs);
+    const { key } = this.docs.changed(uri, text, version, languageId);
     // Typing postpones the library-wide recheck (and stops one that runs).
     const lib = this.libraryFor(key);
-    if (lib && (lib.recheckTimer || lib.rechecking)) this.scheduleRecheck(lib);
+    if (lib) this.passes.postponeRecheck(lib);
   }
 
   /** A buffer was closed: disk wins again. */
   documentClosed(uri: string): void {
     const key = keyOf(uri);
-    const doc = this.docs.get(key);
-    this.docs.delete(key);
-    this.overlay.delete(key);
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
-    clearTimeout(this.semanticTimers.get(key));
-    this.semanticTimers.delete(key);
-    cancelOnce(this.docCancel.get(key));
-    this.docCancel.delete(key);
+    const doc = this.docs.closed(uri);
     const lib = this.libraryFor(key);
     if (!lib || !this.refFor(lib, key)) {
       if (doc) this.host.publish(doc.uri, []);
-      this.standalonePublished.delete(key);
       return;
     }
     void this.diskChanged(lib, [key]);
-  }
-
-  private schedule(key: string, delay: number): void {
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.checkDocument(key).catch((err) => this.fail(`checking ${key}`, err));
-      }, delay),
-    );
   }
 
   private async checkDocument(key: string): Promise<void> {
@@ -439,89 +308,76 @@ export class WorkspaceIndex {
     // The skill's own checks need its text only: publish them now, with its last known pair
     // findings, rather than after the index update (an embedding) and whatever else is queued.
     const ownPublished = this.publishOwn(lib, ref, doc);
-    const cancel = new CancellationTokenSource();
-    cancelOnce(this.docCancel.get(key));
-    this.docCancel.set(key, cancel);
-    const current = () => this.docs.get(key)?.version === version && !cancel.token.isCancellationRequested;
+    const check = this.docs.begin(key, version);
     await lib.run(async () => {
-      if (!current() || !lib.service) return;
+      if (!check.current() || !lib.service) return;
       const t0 = now();
       const previous = lib.service.skill(ref.id);
       try {
-        await this.updateOne(lib, ref, new TextEncoder().encode(doc.text), cancel.token);
+        await this.updateOne(lib, ref, new TextEncoder().encode(doc.text), check.token);
       } catch (err) {
         if (err instanceof CancelledError) return;
         if (!(err instanceof SkillReadError)) throw err;
       }
       this.timings.lastUpdateMs = Math.round(now() - t0);
-      if (!current()) return;
+      if (!check.current()) return;
       const updated = lib.service.skill(ref.id);
       if (!updated) this.publishAffected(lib, [ref.id]);
       else if (!ownPublished) this.publishSkill(lib, updated);
       this.host.log.debug(`${ref.path}: v${version} updated in ${this.timings.lastUpdateMs} ms, ${Math.round(now() - doc.receivedAt)} ms after the edit`);
       // An unchanged text (opening a file) keeps its pairs; a changed one is rescanned.
       if (updated && (updated !== previous || !lib.pairs.has(ref.id))) this.scheduleSemantic(lib, key, ref.id, version);
-      this.scheduleFlush(lib);
+      lib.flushLater();
       this.emitStatus();
     });
   }
 
   /** Runs the cross-skill checks of an edited skill once typing pauses (the version is still current). */
-  private scheduleSemantic(lib: Library, key: string, id: string, version: number): void {
-    clearTimeout(this.semanticTimers.get(key));
-    this.semanticTimers.set(
-      key,
-      setTimeout(() => {
-        this.semanticTimers.delete(key);
-        void lib
-          .run(async () => {
-            if (this.docs.get(key)?.version !== version || !lib.service) return;
-            const t0 = now();
-            this.publishAffected(lib, [id]);
-            this.host.log.debug(`${id}: cross-skill checks of v${version} in ${Math.round(now() - t0)} ms`);
-          })
-          .catch((err) => this.fail(`cross-skill checks of ${id}`, err));
-      }, this.semanticDelayMs),
-    );
+  private scheduleSemantic(lib: FolderLibrary, key: string, id: string, version: number): void {
+    this.docs.scheduleSemantic(key, () => {
+      void lib
+        .run(async () => {
+          if (!this.docs.isCurrent(key, version) || !lib.service) return;
+          const t0 = now();
+          this.publishAffected(lib, [id]);
+          this.host.log.debug(`${id}: cross-skill checks of v${version} in ${Math.round(now() - t0)} ms`);
+        })
+        .catch((err) => this.fail(`cross-skill checks of ${id}`, err));
+    });
   }
 
   /**
    * Publishes an open skill's own findings from its buffer, with the pair findings last known for
    * it. Returns whether it could (an unreadable buffer is published as such, and left to the update).
    */
-  private publishOwn(lib: Library, ref: SkillFileRef, doc: OpenDoc): boolean {
-    const ctx = this.context(lib, lib.settings);
+  private publishOwn(lib: FolderLibrary, ref: SkillFileRef, doc: OpenDoc): boolean {
+    const ok = this.publishBuffer(doc, ref, lib.settings, lib.pairs.of(ref.id), this.context(lib, lib.settings));
+    lib.published.add(doc.uri);
+    return ok;
+  }
+
+  /** Validation only (no pair findings): files outside every folder, or before the index is ready. */
+  private publishStandalone(doc: OpenDoc, lib: FolderLibrary | undefined): void {
+    const settings = lib?.settings ?? DEFAULT_SETTINGS;
+    const dir = path.basename(path.dirname(doc.key));
+    const ref = (lib && this.refFor(lib, doc.key)) ?? { id: dir, path: 'SKILL.md', folderName: dir };
+    this.publishBuffer(doc, ref, settings, [], this.context(lib, settings));
+  }
+
+  /** Parses and validates a buffer and publishes the findings; false when it was unreadable. */
+  private publishBuffer(doc: OpenDoc, ref: SkillFileRef, settings: ServerSettings, pairs: readonly PairFinding[], ctx: DiagnosticContext): boolean {
     let diagnostics: Diagnostic[];
     let ok = true;
     try {
       const { text, invalidUtf8 } = decodeSkillBytes(new TextEncoder().encode(doc.text));
-      diagnostics = skillDiagnostics(parseSkill(ref, text, lib.settings.profiles, invalidUtf8), lib.pairs.get(ref.id) ?? [], ctx);
+      diagnostics = skillDiagnostics(parseSkill(ref, text, settings.profiles, invalidUtf8), pairs, ctx);
     } catch (err) {
       diagnostics = unreadableDiagnostic(errorMessage(err), ctx);
       ok = false;
     }
     this.host.publish(doc.uri, diagnostics, doc.version);
-    lib.published.add(doc.uri);
     this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
     return ok;
-  }
-
-  /** Validation only (no pair findings): files outside every folder, or before the index is ready. */
-  private publishStandalone(doc: OpenDoc, lib: Library | undefined): void {
-    const settings = lib?.settings ?? DEFAULT_SETTINGS;
-    const dir = path.basename(path.dirname(doc.key));
-    const ref = (lib && this.refFor(lib, doc.key)) ?? { id: dir, path: 'SKILL.md', folderName: dir };
-    const ctx = this.context(lib, settings);
-    let diagnostics: Diagnostic[];
-    try {
-      const { text, invalidUtf8 } = decodeSkillBytes(new TextEncoder().encode(doc.text));
-      diagnostics = skillDiagnostics(parseSkill(ref, text, settings.profiles, invalidUtf8), [], ctx);
-    } catch (err) {
-      diagnostics = unreadableDiagnostic(errorMessage(err), ctx);
-    }
-    this.standalonePublished.add(doc.key);
-    this.host.publish(doc.uri, diagnostics, doc.version);
-    this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -529,7 +385,7 @@ export class WorkspaceIndex {
 
   /** Watched-file events: SKILL.md created, changed or deleted, or a folder deleted. */
   async filesChanged(changes: { uri: string; type: FileChangeType }[]): Promise<void> {
-    const byLib = new Map<Library, string[]>();
+    const byLib = new Map<FolderLibrary, string[]>();
     for (const change of changes) {
       const key = keyOf(change.uri);
       const lib = this.libraryFor(key);
@@ -547,7 +403,7 @@ export class WorkspaceIndex {
    * ending in a separator is a deleted folder: the skills under it are found when the work runs, so
    * that a skill whose creation is still queued goes too.
    */
-  private async diskChanged(lib: Library, keys: string[]): Promise<void> {
+  private async diskChanged(lib: FolderLibrary, keys: string[]): Promise<void> {
     if (!keys.length) return;
     await lib.run(async () => {
       if (!lib.service || lib.state !== 'ready') return;
@@ -573,36 +429,26 @@ export class WorkspaceIndex {
         ids.push(ref.id);
       }
       this.publishAffected(lib, ids);
-      this.scheduleFlush(lib);
+      lib.flushLater();
       this.emitStatus();
     });
   }
 
-  private async updateOne(lib: Library, ref: SkillFileRef, bytes: Uint8Array | null, token?: CancelToken): Promise<SkillDoc | null> {
+  private async updateOne(lib: FolderLibrary, ref: SkillFileRef, bytes: Uint8Array | null, token?: CancelToken): Promise<SkillDoc | null> {
     lib.paths.set(ref.id, ref.path);
     const service = lib.service!;
-    const before = listingOf(service.skill(ref.id));
+    const before = listingKey(service.skill(ref.id));
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
-      if (lib.service === service && listingOf(service.skill(ref.id)) !== before) this.scheduleRecheck(lib);
+      if (lib.service === service && listingKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
-  }
-
-  private scheduleFlush(lib: Library): void {
-    clearTimeout(lib.flushTimer);
-    lib.flushTimer = setTimeout(() => {
-      void lib.run(async () => {
-        await lib.service?.flushCache().catch((err) => this.host.log.warn(`${lib.name}: could not write the index cache: ${errorMessage(err)}`));
-      });
-    }, this.flushAfterMs);
-    lib.flushTimer.unref?.();
   }
 
   // -------------------------------------------------------------------------------------------
   // Publishing
 
-  private context(lib: Library | undefined, settings: ServerSettings): DiagnosticContext {
+  private context(lib: FolderLibrary | undefined, settings: ServerSettings): DiagnosticContext {
     return {
       settings,
       href: (code) => this.host.href(code),
@@ -611,12 +457,12 @@ export class WorkspaceIndex {
     };
   }
 
-  private uriOf(lib: Library, relPath: string): string {
+  private uriOf(lib: FolderLibrary, relPath: string): string {
     const abs = path.join(lib.root, ...relPath.split('/'));
     return this.docs.get(abs)?.uri ?? pathToFileURL(abs).href;
   }
 
-  private shouldPublish(lib: Library, relPath: string): boolean {
+  private shouldPublish(lib: FolderLibrary, relPath: string): boolean {
     return lib.settings.diagnostics.scope === 'workspace' || this.docs.has(path.join(lib.root, ...relPath.split('/')));
   }
 
@@ -624,7 +470,7 @@ export class WorkspaceIndex {
    * Publishes every skill of a library with the pair findings known so far. `analyse` (after an
    * index) forgets them and starts the pass that finds them again.
    */
-  private publishAll(lib: Library, analyse: boolean): void {
+  private publishAll(lib: FolderLibrary, analyse: boolean): void {
     const service = lib.service;
     if (!service) return;
     if (analyse) lib.pairs.clear();
@@ -637,158 +483,20 @@ export class WorkspaceIndex {
     for (const f of service.failures()) {
       if (!f.path.endsWith('SKILL.md') || !this.shouldPublish(lib, f.path)) continue;
       const uri = this.uriOf(lib, f.path);
-      this.host.publish(uri, unreadableDiagnostic(f.message, ctx), this.versionOf(uri));
+      this.host.publish(uri, unreadableDiagnostic(f.message, ctx), this.docs.versionOf(uri));
       lib.published.add(uri);
       stale.delete(uri);
     }
     for (const uri of stale) this.host.publish(uri, []);
-    if (analyse) this.analyse(lib, wanted.map((d) => d.id)).catch((err) => this.fail(`${lib.name}: cross-skill checks`, err));
-  }
-
-  /**
-   * Finds the pair findings of `ids`, open files first, in slices of about 50 ms on the library's
-   * queue, so that edits and requests are served in between (all pairs of a large library take
-   * minutes). Each skill is published when its pairs are known. A newer index stops the pass.
-   */
-  private async analyse(lib: Library, ids: string[]): Promise<void> {
-    const run = ++lib.analysisRun;
-    const generation = lib.generation;
-    const live = () => run === lib.analysisRun && generation === lib.generation;
-    const open = new Set([...this.docs.values()].map((d) => this.refFor(lib, d.key)?.id));
-    const queue = [...ids.filter((id) => open.has(id)), ...ids.filter((id) => !open.has(id))];
-    const t0 = now();
-    let i = 0;
-    lib.analysis = { done: 0, total: queue.length };
-    while (i < queue.length && live()) {
-      await lib.run(async () => {
-        const start = now();
-        while (i < queue.length && live() && lib.service && now() - start < 50) {
-          const id = queue[i++];
-          const doc = lib.service.skill(id);
-          if (!doc || lib.pairs.has(id)) continue; // gone, or an edit got there first
-          this.refreshPairs(lib, id, false);
-          this.publishSkill(lib, doc);
-        }
-      });
-      if (!live()) return;
-      lib.analysis = { done: i, total: queue.length };
-      this.emitStatus();
-      await new Promise((r) => setImmediate(r));
-    }
-    if (!live()) return;
-    lib.analysis = null;
-    this.emitStatus();
-    this.host.log.info(`${lib.name}: cross-skill checks of ${queue.length} skills in ${Math.round(now() - t0)} ms`);
-  }
-
-  /**
-   * Rescans the pairs of `id` (after an edit, or for the first time) and splices them into the
-   * lists of its twins that were analysed already. Returns the twins before and after.
-   */
-  private refreshPairs(lib: Library, id: string, findMentions = true): Set<string> {
-    const service = lib.service!;
-    const other = (p: PairFinding) => (p.a === id ? p.b : p.a);
-    const old = lib.pairs.get(id);
-    const found = service.skill(id) ? service.pairFindings(id) : [];
-    if (service.skill(id)) lib.pairs.set(id, found);
-    else lib.pairs.delete(id);
-    const twins = new Set([...(old ?? []).map(other), ...found.map(other)]);
-    // A skill never analysed itself may still be named in its twins' lists (from their scans).
-    if (!old && findMentions) {
-      for (const [t, list] of lib.pairs) if (t !== id && list.some((p) => p.a === id || p.b === id)) twins.add(t);
-    }
-    for (const t of twins) {
-      const list = lib.pairs.get(t);
-      if (list) lib.pairs.set(t, [...list.filter((p) => p.a !== id && p.b !== id), ...found.filter((p) => p.a === t || p.b === t)]);
-    }
-    return twins;
-  }
-
-  /** (Re)starts the wait before a recheck of every skill's pair findings; stops one that runs. */
-  private scheduleRecheck(lib: Library): void {
-    lib.recheckRun++;
-    clearTimeout(lib.recheckTimer);
-    if (this.disposed || !lib.service) return;
-    const skills = lib.service.skills().length;
-    lib.recheck = { done: 0, total: skills };
-    lib.recheckTimer = setTimeout(() => {
-      lib.recheckTimer = undefined;
-      this.recheck(lib).catch((err) => this.fail(`${lib.name}: cross-skill recheck`, err));
-    }, this.recheckDelayMs * Math.max(1, skills / 100));
-    this.emitStatus();
-  }
-
-  private stopRecheck(lib: Library): void {
-    lib.recheckRun++;
-    clearTimeout(lib.recheckTimer);
-    lib.recheckTimer = undefined;
-    lib.recheck = null;
-  }
-
-  /**
-   * Scans every skill's pairs again after the listing changed, and re-publishes the skills whose
-   * findings moved: an edit rescans the edited skill only, but term weights are library-wide, so
-   * findings between two skills nobody edited can shift too. This reaches the state a fresh index
-   * would. Runs in slices of about 50 ms on the library's queue; an edit stops it and starts the
-   * wait again.
-   */
-  private async recheck(lib: Library): Promise<void> {
-    const run = lib.recheckRun;
-    const generation = lib.generation;
-    const live = () => run === lib.recheckRun && generation === lib.generation && !this.disposed;
-    if (!lib.service || lib.state !== 'ready') {
-      lib.recheck = null;
-      this.emitStatus();
-      return;
-    }
-    // The pass that follows an index is still finding pairs: recheck after it.
-    if (lib.analysis) return this.scheduleRecheck(lib);
-    lib.rechecking = true;
-    try {
-      const t0 = now();
-      const ids = lib.service.skills().filter((d) => lib.pairs.has(d.id) || this.shouldPublish(lib, d.path)).map((d) => d.id);
-      const found = new Map<string, PairFinding[]>();
-      let i = 0;
-      lib.recheck = { done: 0, total: ids.length };
-      while (i < ids.length && live()) {
-        await lib.run(async () => {
-          const start = now();
-          while (i < ids.length && live() && lib.service && now() - start < 50) {
-            const id = ids[i++];
-            if (lib.service.skill(id)) found.set(id, lib.service.pairFindings(id));
-          }
-        });
-        if (!live()) return;
-        lib.recheck = { done: i, total: ids.length };
-        this.emitStatus();
-        await new Promise((r) => setImmediate(r));
-      }
-      let moved = 0;
-      await lib.run(async () => {
-        if (!live() || !lib.service) return;
-        for (const [id, list] of found) {
-          const doc = lib.service.skill(id);
-          if (!doc || samePairs(lib.pairs.get(id), list)) continue;
-          lib.pairs.set(id, list);
-          moved++;
-          if (this.shouldPublish(lib, doc.path)) this.publishSkill(lib, doc);
-        }
-      });
-      if (!live()) return;
-      lib.recheck = null;
-      this.emitStatus();
-      this.host.log.info(`${lib.name}: cross-skill recheck of ${ids.length} skills in ${Math.round(now() - t0)} ms, ${moved} re-published`);
-    } finally {
-      if (run === lib.recheckRun) lib.rechecking = false;
-    }
+    if (analyse) this.passes.analyse(lib, wanted.map((d) => d.id)).catch((err) => this.fail(`${lib.name}: cross-skill checks`, err));
   }
 
   /** Re-publishes `ids` (just updated) and every skill whose findings named them before or name them now. */
-  private publishAffected(lib: Library, ids: string[]): void {
+  private publishAffected(lib: FolderLibrary, ids: string[]): void {
     const service = lib.service;
     if (!service) return;
     const affected = new Set<string>(ids);
-    for (const id of ids) for (const t of this.refreshPairs(lib, id)) affected.add(t);
+    for (const id of ids) for (const t of lib.pairs.refresh(service, id)) affected.add(t);
     if (lib.settings.diagnostics.scope === 'openFiles') {
       for (const doc of this.docs.values()) {
         const ref = this.refFor(lib, doc.key);
@@ -808,33 +516,29 @@ export class WorkspaceIndex {
       }
       const failure = !doc && wanted ? failures.get(relPath) : undefined;
       if (failure) {
-        this.host.publish(uri, unreadableDiagnostic(failure, this.context(lib, lib.settings)), this.versionOf(uri));
+        this.host.publish(uri, unreadableDiagnostic(failure, this.context(lib, lib.settings)), this.docs.versionOf(uri));
         lib.published.add(uri);
       } else if (!doc || lib.published.has(uri)) {
-        this.host.publish(uri, [], this.versionOf(uri));
+        this.host.publish(uri, [], this.docs.versionOf(uri));
         lib.published.delete(uri);
       }
     }
   }
 
-  private publishSkill(lib: Library, doc: SkillDoc): string {
+  private publishSkill(lib: FolderLibrary, doc: SkillDoc): string {
     const uri = this.uriOf(lib, doc.path);
-    const diagnostics = skillDiagnostics(doc, lib.pairs.get(doc.id) ?? [], this.context(lib, lib.settings));
-    this.host.publish(uri, diagnostics, this.versionOf(uri));
+    const diagnostics = skillDiagnostics(doc, lib.pairs.of(doc.id), this.context(lib, lib.settings));
+    this.host.publish(uri, diagnostics, this.docs.versionOf(uri));
     lib.published.add(uri);
     return uri;
-  }
-
-  private versionOf(uri: string): number | undefined {
-    return this.docs.get(keyOf(uri))?.version;
   }
 
   // -------------------------------------------------------------------------------------------
   // Lookups
 
   /** The library whose folder holds `key` (the innermost one for nested folders). */
-  private libraryFor(key: string): Library | undefined {
-    let best: Library | undefined;
+  private libraryFor(key: string): FolderLibrary | undefined {
+    let best: FolderLibrary | undefined;
     for (const lib of this.libraries.values()) {
       const rel = path.relative(lib.root, key);
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
@@ -843,7 +547,7 @@ export class WorkspaceIndex {
     return best;
   }
 
-  private refFor(lib: Library, key: string): SkillFileRef | undefined {
+  private refFor(lib: FolderLibrary, key: string): SkillFileRef | undefined {
     return skillRefFor(lib.root, key, lib.settings.exclude);
   }
 
@@ -868,7 +572,12 @@ export class WorkspaceIndex {
   // -------------------------------------------------------------------------------------------
   // Requests
 
-  async route(params: RouteParams): Promise<RouteResponse> {
+  /**
+   * Ranks the skills of every ready folder (or of `params.folder`) for a request. `token` reaches
+   * the engine; once it is cancelled the request rejects with `CancelledError`, whether the engine
+   * noticed or not, and no further folder is ranked.
+   */
+  async route(params: RouteParams, token?: CancelToken): Promise<RouteResponse> {
     const libs = [...this.libraries.values()].filter((l) => (!params.folder || l.uri === params.folder));
     const ready = libs.filter((l) => l.state === 'ready' && l.service);
     if (!ready.length) {
@@ -878,81 +587,22 @@ export class WorkspaceIndex {
     const settings = ready[0].settings;
     const k = params.k ?? settings.route.topK;
     const rerank = params.rerank ?? settings.route.rerank;
-    const items: RouteItem[] = [];
-    let dense: RouteResponse['dense'] = { disabled: 'no library' };
-    let readAs: string | undefined;
-    const timings = { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 };
-    const sets = new Map<string, RouteSet>();
+    const rankings: FolderRanking[] = [];
     for (const lib of ready) {
-      const result = await lib.run(async () => (lib.service ? lib.service.route(params.query, { k, rerank }) : null));
-      if (!result) continue;
-      dense = result.dense;
-      readAs ??= result.readAs;
-      if (result.set) sets.set(lib.uri, result.set);
-      for (const key of Object.keys(timings) as (keyof typeof timings)[]) timings[key] += result.timings[key];
-      for (const c of result.candidates) {
-        items.push({
-          rank: c.rank,
-          uri: this.uriOf(lib, c.path),
-          folder: lib.uri,
-          skillId: c.skillId,
-          name: c.name,
-          description: c.description,
-          scores: c.scores,
-          passage: c.passage,
-        });
-      }
+      const result = await lib.run(async () => {
+        throwIfCancelled(token); // cancelled while queued behind an edit or a pass
+        return lib.service ? lib.service.route(params.query, { k, rerank, token }) : null;
+      });
+      throwIfCancelled(token);
+      if (result) rankings.push({ folder: lib.uri, result, uriOf: (relPath) => this.uriOf(lib, relPath) });
     }
-    // Scores are normalised per library; across folders the final score is the best order there is.
-    if (ready.length > 1) items.sort((a, b) => b.scores.final - a.scores.final || a.rank - b.rank);
-    const results = items.slice(0, k).map((item, i) => ({ ...item, rank: i + 1 }));
-    // The set comes from one library: the folder of the top result (sets do not span folders).
-    const set = results.length ? sets.get(results[0].folder) : undefined;
-    return { query: params.query, results, dense, timings, ...(readAs ? { readAs } : {}), ...(set ? { set } : {}) };
+    return routeResponse(params.query, k, rankings, ready.length);
   }
 
   status(): IndexStatus {
     const libs = [...this.libraries.values()];
-    const order: IndexState[] = ['error', 'starting', 'indexing', 'cancelled', 'ready'];
-    const state = libs.length ? libs.map((l) => l.state).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] : 'ready';
-    const folders: FolderStatus[] = libs.map((l) => ({
-      uri: l.uri,
-      state: l.state,
-      skills: l.service?.skills().length ?? 0,
-      failed: l.service?.failures().length ?? 0,
-      cached: l.stats?.cached ?? 0,
-      embedded: l.stats?.embedded ?? 0,
-      indexMs: l.stats?.ms ?? null,
-      error: l.error,
-    }));
-    const withStats = libs.find((l) => l.stats && l.service);
-    const running = libs.filter((l) => l.analysis ?? l.recheck).map((l) => ({ analysis: (l.analysis ?? l.recheck)! }));
-    const settings = libs[0]?.settings ?? DEFAULT_SETTINGS;
-    return {
-      state: state === 'starting' && this.progress ? 'indexing' : state,
-      skills: folders.reduce((n, f) => n + f.skills, 0),
-      failed: folders.reduce((n, f) => n + f.failed, 0),
-      folders,
-      model: withStats?.stats?.model ?? null,
-      semanticDisabled: withStats ? (withStats.stats!.denseDisabled ?? null) : null,
-      progress: this.progress,
-      analysis: running.length
-        ? { done: running.reduce((n, l) => n + l.analysis!.done, 0), total: running.reduce((n, l) => n + l.analysis!.total, 0) }
-        : null,
-      timings: { ...this.timings },
-      lastError: this.lastError,
-      profiles: settings.profiles,
-      budget: this.budget(libs, settings),
-    };
-  }
-
-  private budget(libs: Library[], settings: ServerSettings): IndexStatus['budget'] {
-    const skills = libs.flatMap((l) => l.service?.skills() ?? []);
-    const profile = settings.profiles.find((p) => DEFAULT_BUDGETS[p] !== undefined) ?? settings.profiles.find((p) => p !== 'spec') ?? null;
-    const budget = settings.listingBudget ?? (profile ? (DEFAULT_BUDGETS[profile] ?? null) : null);
-    // The same count as `skill-router check`, so the meter and CI agree.
-    const [report] = listingBudgets(skills, { [profile ?? 'listing']: budget ?? Infinity });
-    return { profile, used: report.used, budget };
+    const budget = listingBudget(libs.flatMap((l) => l.service?.skills() ?? []), libs[0]?.settings ?? DEFAULT_SETTINGS);
+    return indexStatus(libs, { progress: this.progress, timings: this.timings, lastError: this.lastError, budget });
   }
 
   /** Sends the status now (`force`) or at most five times a second. */
@@ -980,9 +630,10 @@ export class WorkspaceIndex {
   /** Writes caches and closes every library. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    for (const t of [...this.timers.values(), ...this.semanticTimers.values()]) clearTimeout(t);
-    for (const lib of this.libraries.values()) this.stopRecheck(lib);
+    this.docs.dispose();
+    this.passes.dispose();
+    for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
     clearTimeout(this.statusTimer);
-    await Promise.all([...this.libraries.values()].map((lib) => this.closeLibrary(lib)));
+    await Promise.all([...this.libraries.values()].map((lib) => lib.close()));
   }
 }

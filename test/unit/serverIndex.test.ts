@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { CancellationTokenSource, type Diagnostic } from 'vscode-languageserver';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { LiveSkillService } from '../../src/core/service';
+import { CancelledError, type CancelToken } from '../../src/core/types';
 import type { OpenLibraryOptions } from '../../src/node/library';
 import { ServerLogger } from '../../src/server/logger';
 import { DEFAULT_SETTINGS } from '../../src/server/settings';
@@ -32,6 +33,8 @@ function setup(gate: (opts: OpenLibraryOptions) => Promise<void>) {
   const progress = new CancellationTokenSource();
   const reports: string[] = [];
   const opened: OpenLibraryOptions[] = [];
+  /** The token of every route the engine was asked for. */
+  const routed: (CancelToken | undefined)[] = [];
   const files = new Map<string, string | Uint8Array>([
     ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.')],
     ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.')],
@@ -44,6 +47,11 @@ function setup(gate: (opts: OpenLibraryOptions) => Promise<void>) {
       svc.index = async (o) => {
         await gate(opts);
         return index(o);
+      };
+      const route = svc.route.bind(svc);
+      svc.route = (query, o) => {
+        routed.push(o?.token);
+        return route(query, o);
       };
       return svc;
     },
@@ -62,7 +70,7 @@ function setup(gate: (opts: OpenLibraryOptions) => Promise<void>) {
     log: new ServerLogger({ error() {}, warn() {}, info() {}, log() {} }),
   };
   const index = new WorkspaceIndex(host, { init: { cacheDir: '/cache' }, debounceMs: 0, semanticDelayMs: 0 });
-  return { index, published, statuses, progress, reports, opened, waitFor };
+  return { index, published, statuses, progress, reports, opened, routed, waitFor };
 }
 
 describe('WorkspaceIndex', () => {
@@ -120,6 +128,19 @@ describe('WorkspaceIndex', () => {
     assert.equal(t.index.status().skills, 2);
     const tidy = await t.waitFor(() => t.published.get('file:///lib/csv-tidy/SKILL.md')?.diagnostics.find((d) => d.code === 'skill.near-duplicate'));
     assert.match(tidy.message, /csv-cleaner/);
+    await t.index.dispose();
+  });
+
+  it('route hands the request token to the engine; once cancelled the request rejects before the engine ranks', async () => {
+    const t = setup(async () => undefined);
+    await t.index.changeFolders([ROOT_URI], []);
+    const token = { isCancellationRequested: false };
+    const r = await t.index.route({ query: 'clean messy csv files', k: 1 }, token);
+    assert.equal(r.results.length, 1);
+    assert.deepEqual(t.routed, [token]);
+    token.isCancellationRequested = true;
+    await assert.rejects(t.index.route({ query: 'clean messy csv files' }, token), CancelledError);
+    assert.equal(t.routed.length, 1, 'a request cancelled while queued never reaches the engine');
     await t.index.dispose();
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * Long jobs over many items (every skill's pair findings, a library's lexical analysis) that must
+ * not hold the event loop: requests, edits and the encoder's batches are served between slices.
+ * One loop for them all, so that slicing, yielding, progress and being superseded work alike in
+ * the language server and in the engine.
+ */
+import { throwIfCancelled, type CancelToken } from '../types';
+
+/** How a time-sliced job runs; every field is optional. */
+export interface TimeSlicedOptions {
+  /** Work per slice before others get a turn, in ms (default 50). */
+  sliceMs?: number;
+  /**
+   * False once a newer run (a newer index, an edit) supersedes this one: the job stops quietly.
+   * Checked before every item, so that a slice stops as soon as its work is stale.
+   */
+  live?: () => boolean;
+  /** Cancelled: the job throws `CancelledError` (checked at the start of every slice). */
+  token?: CancelToken;
+  /**
+   * Runs one slice, e.g. on the queue that orders all work on the state the items touch
+   * (default: at once). Whatever it resolves with is ignored.
+   */
+  runSlice?: (slice: () => Promise<void>) => Promise<unknown>;
+  /** After every slice the job is still live after: items done so far, and their total. */
+  progress?: (done: number, total: number) => void;
+  /** Lets other work run between slices (default: a zero-delay timer, which lets I/O in). */
+  yieldToOthers?: () => Promise<void>;
+  /** Clock in ms (default `performance.now`). */
+  now?: () => number;
+}
+
+const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Calls `step` on each of `items` in order, in slices of about `sliceMs`, yielding between
+ * slices. A slice does at least one item, so a job always advances. Resolves with true once every
+ * item was stepped, false when `live` turned false first; rejects with `CancelledError` when
+ * `token` is cancelled, and with whatever `step` or `runSlice` throw.
+ */
+export async function runTimeSliced<T>(
+  items: readonly T[],
+  step: (item: T, index: number) => void,
+  opts: TimeSlicedOptions = {},
+): Promise<boolean> {
+  const { sliceMs = 50, live = () => true, token, runSlice = (slice) => slice(), progress, yieldToOthers = macrotask } = opts;
+  const now = opts.now ?? (() => performance.now());
+  let i = 0;
+  while (i < items.length && live()) {
+    await runSlice(async () => {
+      throwIfCancelled(token);
+      const start = now();
+      const first = i;
+      while (i < items.length && live() && (i === first || now() - start < sliceMs)) {
+        step(items[i], i);
+        i++;
+      }
+    });
+    if (!live()) return false;
+    progress?.(i, items.length);
+    if (i < items.length) await yieldToOthers();
+  }
+  return i >= items.length;
+}

@@ -1,0 +1,109 @@
+/**
+ * One workspace folder's library as the language server holds it: the engine instance, its index
+ * state, the pair findings known so far, what was published, and the queue that orders all work
+ * on it (index, edits, passes, requests).
+ */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import type { CancellationTokenSource } from 'vscode-languageserver';
+import type { IndexStats, LiveSkillService } from '../core/service';
+import type { Logger, ProgressSink } from '../core/types';
+import type { Device, OpenLibraryOptions } from '../node/library';
+import type { IndexState, InitializationOptions } from '../shared/protocol';
+import { errorMessage } from './logger';
+import { PairFindingsStore } from './pairFindings';
+import { DEFAULT_SETTINGS, type ServerSettings } from './settings';
+
+type Timer = ReturnType<typeof setTimeout>;
+
+/**
+ * Cancels a token source at most once: vscode-jsonrpc's `cancel()` throws when called again on a
+ * source cancelled before anyone read its token.
+ */
+export function cancelOnce(source: CancellationTokenSource | null | undefined): void {
+  if (source && !source.token.isCancellationRequested) source.cancel();
+}
+
+/** A workspace folder's library: its engine, index state, findings and work queue. */
+export class FolderLibrary {
+  service: LiveSkillService | null = null;
+  state: IndexState = 'starting';
+  stats: IndexStats | null = null;
+  error: string | null = null;
+  settings: ServerSettings = DEFAULT_SETTINGS;
+  readonly pairs = new PairFindingsStore();
+  /** Skill id → SKILL.md path, kept after a skill is gone so its diagnostics can be cleared. */
+  readonly paths = new Map<string, string>();
+  /** URIs this library published diagnostics for. */
+  readonly published = new Set<string>();
+  /** Counts index runs (and closes); work begun under an older one is dropped. */
+  generation = 0;
+  /** Cancels the index run in progress for this folder. */
+  cancel: CancellationTokenSource | null = null;
+  private flushTimer: Timer | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** `flushAfterMs`: quiet time after the last update before the vector cache is written. */
+  constructor(readonly uri: string, readonly root: string, private readonly log: Logger, private readonly flushAfterMs: number) {}
+
+  get name(): string {
+    return path.basename(this.root);
+  }
+
+  /** Runs `fn` after the work queued before it (whether that failed or not). */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Writes the vector cache once updates pause (on the queue, after what is queued then). */
+  flushLater(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = setTimeout(() => {
+      void this.run(async () => {
+        await this.service?.flushCache().catch((err) => this.log.warn(`${this.name}: could not write the index cache: ${errorMessage(err)}`));
+      });
+    }, this.flushAfterMs);
+    // A pending write must not keep the server alive after its client went.
+    this.flushTimer.unref?.();
+  }
+
+  /** Writes the cache and disposes of the engine (call on the queue); the library has none after. */
+  async disposeService(): Promise<void> {
+    const old = this.service;
+    this.service = null;
+    if (!old) return;
+    clearTimeout(this.flushTimer);
+    await old.flushCache().catch((err) => this.log.warn(`${this.name}: could not write the index cache: ${errorMessage(err)}`));
+    await old.dispose().catch((err) => this.log.warn(`${this.name}: ${errorMessage(err)}`));
+  }
+
+  /** Cancels the index run, drops work begun before, and disposes of the engine once queued work is done. */
+  async close(): Promise<void> {
+    cancelOnce(this.cancel);
+    this.generation++;
+    await this.run(() => this.disposeService());
+  }
+
+  /** What `openLibrary` gets for this folder under its current settings. */
+  openOptions(init: InitializationOptions, overlay: Map<string, string>, logger: Logger, progress: ProgressSink): OpenLibraryOptions {
+    const model = init.model ?? {};
+    const s = this.settings;
+    // One cache folder per library root, named for people and keyed for uniqueness.
+    const cacheKey = createHash('sha256').update(this.root).digest('hex').slice(0, 12);
+    return {
+      root: this.root,
+      noModel: model.enabled === false,
+      modelDir: model.folder ? model.folder : undefined,
+      device: (model.device ?? 'cpu') as Device,
+      cacheDir: init.cacheDir ? path.join(init.cacheDir, 'index', `${this.name.replace(/[^\w.-]/g, '_')}-${cacheKey}`) : undefined,
+      profiles: s.profiles,
+      exclude: s.exclude,
+      duplicates: { denseThreshold: s.nearDuplicate.threshold, lexicalThreshold: s.nearDuplicate.lexicalThreshold },
+      overlay,
+      logger,
+      progress,
+    };
+  }
+}

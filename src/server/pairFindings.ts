@@ -1,0 +1,154 @@
+/**
+ * The pair findings (near-duplicates, conflicts) the language server knows for one library, and
+ * the bookkeeping of the library-wide passes that find them. Pairs are symmetric, so an edit to
+ * one skill rescans that skill only and splices its new pairs into its twins' lists; the passes
+ * (the one after an index, the recheck after the listing changed) fill and correct the rest.
+ */
+import type { PairFinding } from '../core/analysis/types';
+import type { SkillDoc } from '../core/types';
+
+/** What the store reads pairs from: the library's engine. */
+export interface PairSource {
+  /** Whether the skill is in the library (anything truthy: its document). */
+  skill(id: string): unknown;
+  /** Findings involving `id`, scanned now. */
+  pairFindings(id: string): PairFinding[];
+}
+
+/** Items done and their total. */
+export interface PassProgress {
+  done: number;
+  total: number;
+}
+
+/**
+ * What of a skill the pair findings of other skills depend on: names and descriptions weigh terms
+ * over the whole library. An update that changes it calls for a recheck.
+ */
+export function listingKey(doc: Pick<SkillDoc, 'name' | 'description' | 'lang'> | undefined): string {
+  return doc ? `${doc.name}\n${doc.description}\n${doc.lang}` : '';
+}
+
+/** Whether two lists hold the same pair findings, in any order (`a` missing: not the same). */
+export function samePairs(a: readonly PairFinding[] | undefined, b: readonly PairFinding[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  const key = (list: readonly PairFinding[]) => list.map((p) => JSON.stringify(p)).sort().join('\n');
+  return key(a) === key(b);
+}
+
+/** One run of a pass: whether it is still the current one, and how it reports. */
+export interface PassRun {
+  /** True until a newer `begin` or a `supersede`. */
+  live(): boolean;
+  report(done: number, total: number): void;
+  /** Ends the run; when it is still current, nothing is in flight and no progress shows. */
+  end(): void;
+}
+
+/**
+ * Bookkeeping of one kind of library-wide pass: a newer run (or a stop) supersedes the one in
+ * flight, which sees `live()` turn false at its next item; `progress` shows from when a pass is
+ * due until it ends.
+ */
+export class PassState {
+  private run = 0;
+  private inFlight = false;
+  progress: PassProgress | null = null;
+
+  /**
+   * Whether a run is in flight: set by `begin`, cleared when the current run ends (a superseded
+   * run leaves it to the run that supersedes it).
+   */
+  get running(): boolean {
+    return this.inFlight;
+  }
+
+  /** Stops the run in flight; `total` marks a new pass due with that many items, null none. */
+  supersede(total: number | null): void {
+    this.run++;
+    this.progress = total === null ? null : { done: 0, total };
+  }
+
+  /** Starts a run over `total` items, superseding the one in flight. */
+  begin(total: number): PassRun {
+    const run = ++this.run;
+    this.inFlight = true;
+    this.progress = { done: 0, total };
+    const live = () => run === this.run;
+    return {
+      live,
+      report: (done, all) => {
+        if (live()) this.progress = { done, total: all };
+      },
+      end: () => {
+        if (!live()) return;
+        this.inFlight = false;
+        this.progress = null;
+      },
+    };
+  }
+}
+
+/** Pair findings by skill id, for the skills analysed so far. */
+export class PairFindingsStore {
+  private readonly byId = new Map<string, PairFinding[]>();
+  /** The pass that finds every skill's pairs after an index. */
+  readonly analysis = new PassState();
+  /**
+   * The pass that scans every skill's pairs again once edits that changed the listing pause: term
+   * weights are library-wide, so such an edit can move findings between two skills nobody edited.
+   */
+  readonly recheck = new PassState();
+
+  /** The findings known for `id`; none when it was not analysed yet. */
+  of(id: string): readonly PairFinding[] {
+    return this.byId.get(id) ?? [];
+  }
+
+  /** Whether `id` was analysed (an edit or a pass found its pairs). */
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Forgets every finding (a fresh index: the analysis pass finds them again). */
+  clear(): void {
+    this.byId.clear();
+  }
+
+  /**
+   * Rescans the pairs of `id` (after an edit, or for the first time) and splices them into the
+   * lists of its twins that were analysed already; a skill gone from `source` is forgotten and
+   * taken out of its twins' lists. Returns the twins before and after, whose diagnostics change.
+   * `findMentions` also looks for twins naming `id` when `id` itself was never analysed (their
+   * scans found it); the analysis pass skips that search, as it visits every skill anyway.
+   */
+  refresh(source: PairSource, id: string, findMentions = true): Set<string> {
+    const other = (p: PairFinding) => (p.a === id ? p.b : p.a);
+    const old = this.byId.get(id);
+    const present = !!source.skill(id);
+    const found = present ? source.pairFindings(id) : [];
+    if (present) this.byId.set(id, found);
+    else this.byId.delete(id);
+    const twins = new Set([...(old ?? []).map(other), ...found.map(other)]);
+    if (!old && findMentions) {
+      for (const [t, list] of this.byId) if (t !== id && list.some((p) => p.a === id || p.b === id)) twins.add(t);
+    }
+    for (const t of twins) {
+      const list = this.byId.get(t);
+      if (list) this.byId.set(t, [...list.filter((p) => p.a !== id && p.b !== id), ...found.filter((p) => p.a === t || p.b === t)]);
+    }
+    return twins;
+  }
+
+  /** Takes the findings a recheck scanned for `id`; returns whether they differ from the known ones. */
+  replace(id: string, list: PairFinding[]): boolean {
+    if (samePairs(this.byId.get(id), list)) return false;
+    this.byId.set(id, list);
+    return true;
+  }
+
+  /** The pass to show in the status: the analysis while it runs, else a recheck due or running. */
+  progress(): PassProgress | null {
+    return this.analysis.progress ?? this.recheck.progress;
+  }
+}
