@@ -2,7 +2,7 @@
  * The pair findings (near-duplicates, conflicts) the language server knows for one library, and
  * the bookkeeping of the library-wide passes that find them. Pairs are symmetric, so an edit to
  * one skill rescans that skill only and splices its new pairs into its twins' lists; the passes
- * (the one after an index, the recheck after the listing changed) fill and correct the rest.
+ * (the one after an index, the recheck after names or descriptions changed) fill and correct the rest.
  */
 import type { PairFinding } from '../core/analysis/types';
 import type { SkillDoc } from '../core/types';
@@ -25,7 +25,7 @@ export interface PassProgress {
  * What of a skill the pair findings of other skills depend on: names and descriptions weigh terms
  * over the whole library. An update that changes it calls for a recheck.
  */
-export function listingKey(doc: Pick<SkillDoc, 'name' | 'description' | 'lang'> | undefined): string {
+export function pairInputKey(doc: Pick<SkillDoc, 'name' | 'description' | 'lang'> | undefined): string {
   return doc ? `${doc.name}\n${doc.description}\n${doc.lang}` : '';
 }
 
@@ -95,7 +95,7 @@ export class PairFindingsStore {
   /** The pass that finds every skill's pairs after an index. */
   readonly analysis = new PassState();
   /**
-   * The pass that scans every skill's pairs again once edits that changed the listing pause: term
+   * The pass that scans every skill's pairs again once edits that changed names or descriptions pause: term
    * weights are library-wide, so such an edit can move findings between two skills nobody edited.
    */
   readonly recheck = new PassState();

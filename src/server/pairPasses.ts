@@ -1,6 +1,6 @@
 /**
  * The library-wide passes over pair findings: the analysis that finds every skill's pairs after
- * an index, and the recheck that scans them all again once edits that changed the listing pause
+ * an index, and the recheck that scans them all again once edits that changed names or descriptions pause
  * (term weights are library-wide, so such an edit can move findings between two skills nobody
  * edited; the recheck reaches the state a fresh index would). Both run time-sliced on the
  * library's queue so that edits and requests are served in between; all pairs of a large library

@@ -40,7 +40,7 @@ import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary } from './folderLibrary';
 import { indexPercent, indexStatus } from './indexStatus';
 import { errorMessage, type ServerLogger } from './logger';
-import { listingKey } from './pairFindings';
+import { pairInputKey } from './pairFindings';
 import { PairPasses } from './pairPasses';
 import { routeResponse, type FolderRanking } from './routeResponse';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
@@ -61,7 +61,7 @@ export interface IndexHost {
   log: ServerLogger;
 }
 
-export interface IndexOptions {
+export interface WorkspaceIndexOptions {
   init: InitializationOptions;
   /** Quiet time after the last keystroke before a document is re-checked. */
   debounceMs?: number;
@@ -70,7 +70,7 @@ export interface IndexOptions {
   /** Quiet time after the last update before the vector cache is written. */
   flushAfterMs?: number;
   /**
-   * Quiet time (per 100 skills, at least once) after an update that changed the library's listing
+   * Quiet time (per 100 skills, at least once) after an update that changed a name or description (the pair findings' input)
    * before every skill's pair findings are checked again (see `PairPasses`).
    */
   recheckDelayMs?: number;
@@ -101,7 +101,7 @@ export class WorkspaceIndex {
   private readonly passes: PairPasses;
   private readonly flushAfterMs: number;
 
-  constructor(private readonly host: IndexHost, private readonly opts: IndexOptions) {
+  constructor(private readonly host: IndexHost, private readonly opts: WorkspaceIndexOptions) {
     this.docs = new DocumentScheduler({
       debounceMs: opts.debounceMs ?? 75,
       semanticDelayMs: opts.semanticDelayMs ?? 400,
@@ -437,11 +437,11 @@ export class WorkspaceIndex {
   private async updateOne(lib: FolderLibrary, ref: SkillFileRef, bytes: Uint8Array | null, token?: CancelToken): Promise<SkillDoc | null> {
     lib.paths.set(ref.id, ref.path);
     const service = lib.service!;
-    const before = listingKey(service.skill(ref.id));
+    const before = pairInputKey(service.skill(ref.id));
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
-      if (lib.service === service && listingKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
+      if (lib.service === service && pairInputKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
   }
 

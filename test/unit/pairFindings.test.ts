@@ -1,7 +1,7 @@
 /** The language server's pair-findings store: splicing an edited skill's pairs, rechecks, pass bookkeeping. */
 import { strict as assert } from 'node:assert';
 import type { PairFinding } from '../../src/core/analysis/types';
-import { listingKey, PairFindingsStore, PassState, samePairs, type PairSource } from '../../src/server/pairFindings';
+import { pairInputKey, PairFindingsStore, PassState, samePairs, type PairSource } from '../../src/server/pairFindings';
 
 const pair = (a: string, b: string, similarity = 0.9): PairFinding => ({
   kind: 'near-duplicate',
@@ -118,13 +118,13 @@ describe('PassState', () => {
   });
 });
 
-describe('listingKey', () => {
+describe('pairInputKey', () => {
   it('changes with what weighs terms across the library (name, description, language), not with the body', () => {
     const doc = { name: 'csv', description: 'Clean CSV files.', lang: 'en' as const };
     const withBody = { ...doc, body: '## Usage\nRun it.' };
-    assert.equal(listingKey(doc), listingKey(withBody));
-    assert.notEqual(listingKey(doc), listingKey({ ...doc, description: 'Plot charts.' }));
-    assert.notEqual(listingKey(doc), listingKey({ ...doc, lang: 'zh' }));
-    assert.equal(listingKey(undefined), '');
+    assert.equal(pairInputKey(doc), pairInputKey(withBody));
+    assert.notEqual(pairInputKey(doc), pairInputKey({ ...doc, description: 'Plot charts.' }));
+    assert.notEqual(pairInputKey(doc), pairInputKey({ ...doc, lang: 'zh' }));
+    assert.equal(pairInputKey(undefined), '');
   });
 });

@@ -10,6 +10,7 @@ import { scanPairs } from '../analysis/pairScan';
 import type { PairFinding } from '../analysis/types';
 import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
 import { readSkills } from '../index/readSkills';
+import { runTimeSliced } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import type { ProfileId } from '../profiles';
@@ -429,15 +430,7 @@ class Engine implements RoutingEngine {
   /** `upsertLexical` in slices of about 50 ms, letting other work (the encoder's batches) in between. */
   private async upsertLexicalInSlices(docs: readonly SkillDoc[], token?: CancelToken): Promise<void> {
     const batch: [string, TermCounts][] = [];
-    let start = performance.now();
-    for (const doc of docs) {
-      this.analyseOne(doc, batch);
-      if (performance.now() - start > 50) {
-        await new Promise<void>((resolve) => setTimeout(resolve, 0));
-        throwIfCancelled(token);
-        start = performance.now();
-      }
-    }
+    await runTimeSliced(docs, (doc) => this.analyseOne(doc, batch), { token });
     this.lexical.upsertManyCounts(batch);
   }
 
