@@ -14,7 +14,7 @@ import { Translator } from '../src/core/text/translator';
 import { analyseRequest, libraryAssociation, libraryFamiliarity } from '../src/core/route/request';
 import { DEFAULT_FIRST_STAGE } from '../src/core/route/settings';
 import { lexicalFields, type TextContext } from '../src/core/route/skillText';
-import { hasCjk } from '../src/core/text/analyze';
+import { hasCjk } from '../src/core/text/analyse';
 import { parseQueries } from '../src/core/eval/queries';
 import { FsWorkspace } from '../src/node/fsWorkspace';
 import { jiebaSegmenter } from '../src/node/jiebaSegmenter';

@@ -40,7 +40,7 @@ import { formatEvalTable } from '../src/cli/eval';
 import { scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metrics';
 import { parseQueries } from '../src/core/eval/queries';
 import { DEFAULT_SET, selectSet } from '../src/core/route/setSelection';
-import { analyze } from '../src/core/text/analyze';
+import { analyse } from '../src/core/text/analyse';
 import { headings } from '../src/core/text/passages';
 import { ReverseBridge } from '../src/core/text/reverseBridge';
 import { Translator } from '../src/core/text/translator';
@@ -124,7 +124,7 @@ async function record(seed: number): Promise<Recorded> {
   const probe = await openLibrary({ root: values.library!, noModel: true });
   await probe.index();
   const docs = probe.skills();
-  const profiles = new SkillProfiles(docs, (t) => analyze(t, { segmenter }));
+  const profiles = new SkillProfiles(docs, (t) => analyse(t, { segmenter }));
   let translate: ((text: string) => string | null) | undefined;
   try {
     const translator = new Translator(cedictDictionary());
@@ -138,7 +138,7 @@ async function record(seed: number): Promise<Recorded> {
     const df = new Map<string, number>();
     for (const doc of docs) {
       if (doc.lang !== 'zh') continue;
-      for (const t of new Set(analyze(`${doc.description}\n${headings(doc.body).join('\n')}`, { segmenter }))) df.set(t, (df.get(t) ?? 0) + 1);
+      for (const t of new Set(analyse(`${doc.description}\n${headings(doc.body).join('\n')}`, { segmenter }))) df.set(t, (df.get(t) ?? 0) + 1);
     }
     const reverse = new ReverseBridge(cedictDictionary().headwords(), (w) => df.get(w) ?? 0);
     toChinese = (text) => reverse.translate(text);

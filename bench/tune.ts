@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_BM25, type Bm25Params } from '../src/core/index/lexicalIndex';
 import { contentHash } from '../src/core/text/hash';
-import { hasCjk } from '../src/core/text/analyze';
+import { hasCjk } from '../src/core/text/analyse';
 import { parseQueries, type EvalQuery } from '../src/core/eval/queries';
 import { scoreQuery, summarize, type QueryMetrics } from '../src/core/eval/metrics';
 import type { AnalysedRequest } from '../src/core/route/request';

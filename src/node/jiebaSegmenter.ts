@@ -1,7 +1,7 @@
 /** Chinese word segmentation with jieba; long words also yield their bigrams for recall. */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Segmenter } from '../core/text/analyze';
+import type { Segmenter } from '../core/text/analyse';
 
 let cached: Segmenter | undefined;
 

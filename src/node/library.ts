@@ -21,7 +21,7 @@ import { cedictDictionary, findDictionaryFile } from './cedictDictionary';
 import { FileAnalysisCache } from './analysisSnapshot';
 import { FileParseCache } from './parseSnapshot';
 import type { BilingualDictionary } from '../core/text/translator';
-import type { Segmenter } from '../core/text/analyze';
+import type { Segmenter } from '../core/text/analyse';
 import { JsonlWorkspace } from './jsonlWorkspace';
 import { OnnxCrossEncoder } from './onnxCrossEncoder';
 import { OnnxEmbedder } from './onnxEmbedder';

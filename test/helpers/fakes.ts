@@ -1,7 +1,7 @@
 /** Deterministic fakes for fast unit tests of the engine. */
 import type { CancelToken, Embedder } from '../../src/core/types';
 import type { SkillFileRef, SkillWorkspace } from '../../src/core/workspace';
-import { analyze } from '../../src/core/text/analyze';
+import { analyse } from '../../src/core/text/analyse';
 
 /** Bag of hashed stems → unit vector: texts sharing words are close. */
 export class FakeEmbedder implements Embedder {
@@ -14,7 +14,7 @@ export class FakeEmbedder implements Embedder {
     this.texts += texts.length;
     return texts.map((t) => {
       const v = new Float32Array(this.info.dims);
-      for (const term of analyze(t)) {
+      for (const term of analyse(t)) {
         let h = 7;
         for (let i = 0; i < term.length; i++) h = (h * 31 + term.charCodeAt(i)) >>> 0;
         v[h % this.info.dims] += 1;

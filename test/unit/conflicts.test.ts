@@ -4,7 +4,7 @@ import { detectFacets, facetMismatches, isUmbrella, mentionsSkill } from '../../
 import { pairFindingsFor } from '../../src/core/analysis/findings';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { SkillDoc } from '../../src/core/types';
-import { analyze } from '../../src/core/text/analyze';
+import { analyse } from '../../src/core/text/analyse';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
 function doc(id: string, name: string, description: string): SkillDoc {
@@ -22,7 +22,7 @@ const DOCS = [
 ];
 
 function profiles() {
-  return new SkillProfiles(DOCS, (t) => analyze(t));
+  return new SkillProfiles(DOCS, (t) => analyse(t));
 }
 
 describe('facets', () => {

@@ -10,7 +10,7 @@ import { parseSkill } from '../../src/core/parse/skillDoc';
 import { validateFrontMatter } from '../../src/core/parse/validate';
 import { PROFILES } from '../../src/core/profiles';
 import { createSkillService } from '../../src/core/route/skillService';
-import { analyze } from '../../src/core/text/analyze';
+import { analyse } from '../../src/core/text/analyse';
 import { cleanMarkdown, splitPassages } from '../../src/core/text/passages';
 import { parseConfig } from '../../src/cli/check/config';
 import { parseRoutingTests } from '../../src/cli/check/routingTests';
@@ -116,7 +116,7 @@ describe('fuzz regressions', () => {
       it(what, () => {
         const t0 = performance.now();
         cleanMarkdown(text);
-        analyze(text);
+        analyse(text);
         splitPassages(text);
         // Generous: the fixed code takes milliseconds, the old one minutes.
         assert.ok(performance.now() - t0 < 10_000, `${(performance.now() - t0).toFixed(0)} ms`);

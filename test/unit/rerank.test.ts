@@ -6,7 +6,7 @@ import { selectSet } from '../../src/core/route/setSelection';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { SkillDoc } from '../../src/core/types';
 import type { CrossEncoder } from '../../src/core/types';
-import { analyze } from '../../src/core/text/analyze';
+import { analyse } from '../../src/core/text/analyse';
 import { splitPassages } from '../../src/core/text/passages';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
@@ -98,10 +98,10 @@ describe('features and set selection', () => {
   const byId = new Map(docs.map((d) => [d.id, d]));
   const request = (query: string, ids: string[]): RerankRequest => ({
     query,
-    terms: analyze(query),
+    terms: analyse(query),
     head: ids.map((id, i) => ({ id, fused: 1 - i * 0.1, lexical: 1 - i * 0.1, dense: null })),
-    profiles: new SkillProfiles(docs, (t) => analyze(t)),
-    fields: new FieldCache((t) => analyze(t)),
+    profiles: new SkillProfiles(docs, (t) => analyse(t)),
+    fields: new FieldCache((t) => analyse(t)),
     doc: (id) => byId.get(id)!,
     passages: (id) => splitPassages(byId.get(id)!.body),
   });

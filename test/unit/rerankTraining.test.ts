@@ -4,7 +4,7 @@ import { modelScores, orderBy, shippedReranker, type RerankerModel } from '../..
 import { isHardConflict } from '../../src/core/route/rerankFeatures';
 import { fitSetThresholds, requestFeatures, gradeList, prng, pseudoRequests, trainListNet, trainRegime, withoutCandidates, type TrainingList } from '../../src/core/route/rerankTraining';
 import { createSkillService } from '../../src/core/route/skillService';
-import { analyze } from '../../src/core/text/analyze';
+import { analyse } from '../../src/core/text/analyse';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
 const library = () => new Map<string, string | Uint8Array>([
@@ -27,7 +27,7 @@ async function record(seed: number): Promise<TrainingList[]> {
   const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
   await svc.index();
   const docs = svc.skills();
-  const requests = pseudoRequests(docs, new SkillProfiles(docs, (t) => analyze(t)), { seed, singleRate: 1, pairs: 6, triples: 2 });
+  const requests = pseudoRequests(docs, new SkillProfiles(docs, (t) => analyse(t)), { seed, singleRate: 1, pairs: 6, triples: 2 });
   const lists: TrainingList[] = [];
   for (const r of requests) {
     const features = await requestFeatures(svc.pipeline, r.query);
@@ -53,7 +53,7 @@ describe('reranker training', () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: null });
     await svc.index();
     const docs = svc.skills();
-    const profiles = new SkillProfiles(docs, (t) => analyze(t));
+    const profiles = new SkillProfiles(docs, (t) => analyse(t));
     const requests = pseudoRequests(docs, profiles, { seed: 3, singleRate: 1, pairs: 8, triples: 2 });
     assert.deepEqual(requests, pseudoRequests(docs, profiles, { seed: 3, singleRate: 1, pairs: 8, triples: 2 }));
     assert.notDeepEqual(requests, pseudoRequests(docs, profiles, { seed: 4, singleRate: 1, pairs: 8, triples: 2 }));
@@ -80,7 +80,7 @@ describe('reranker training', () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
     await svc.index();
     const docs = svc.skills();
-    const profiles = new SkillProfiles(docs, (t) => analyze(t));
+    const profiles = new SkillProfiles(docs, (t) => analyse(t));
     const requests = pseudoRequests(docs, profiles, { seed: 3, singleRate: 0, pairs: 0, triples: 0, twinRate: 1 });
     // Only the skill with an English copy gets one (a folder name alone in Chinese has none).
     assert.equal(requests.length, 1);
@@ -112,7 +112,7 @@ describe('reranker training', () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: null });
     await svc.index();
     const docs = svc.skills();
-    const profiles = new SkillProfiles(docs, (t) => analyze(t));
+    const profiles = new SkillProfiles(docs, (t) => analyse(t));
     const seen: string[] = [];
     const toChinese = (text: string) => {
       seen.push(text);

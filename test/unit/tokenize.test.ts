@@ -1,23 +1,23 @@
 import { strict as assert } from 'node:assert';
-import { analyze } from '../../src/core/text/analyze';
+import { analyse } from '../../src/core/text/analyse';
 import { LexicalIndex } from '../../src/core/index/lexicalIndex';
 
 describe('tokenization of technical requests', () => {
   it('keeps product and library names whole and also indexes their parts', () => {
-    const t = analyze('Deploy the Next.js app with Node.js, C++ and C# on PostgreSQL via the OpenAI API');
+    const t = analyse('Deploy the Next.js app with Node.js, C++ and C# on PostgreSQL via the OpenAI API');
     for (const whole of ['nextjs', 'nodejs', 'c++', 'c#', 'postgresql', 'openai', 'api']) assert.ok(t.includes(whole), whole);
     for (const part of ['next', 'node', 'js', 'open']) assert.ok(t.includes(part), part);
   });
 
   it('splits identifiers, file names and versions', () => {
-    assert.deepEqual(analyze('getUserName'), ['getusername', 'get', 'user', 'name'].filter((w) => w !== 'get'));
-    assert.ok(analyze('convert report.docx').includes('docx'));
-    assert.deepEqual(analyze('gpt-4o'), ['gpt4o', 'gpt', '4o']);
-    assert.ok(analyze('HikariPool-1 timed out').includes('hikari'));
+    assert.deepEqual(analyse('getUserName'), ['getusername', 'get', 'user', 'name'].filter((w) => w !== 'get'));
+    assert.ok(analyse('convert report.docx').includes('docx'));
+    assert.deepEqual(analyse('gpt-4o'), ['gpt4o', 'gpt', '4o']);
+    assert.ok(analyse('HikariPool-1 timed out').includes('hikari'));
   });
 
   it('drops long numbers, stop words and request filler', () => {
-    assert.deepEqual(analyze('Please help me, I need to use something like 1234567'), []);
+    assert.deepEqual(analyse('Please help me, I need to use something like 1234567'), []);
   });
 });
 

@@ -116,8 +116,8 @@ export function profileText(doc: Pick<SkillDoc, 'name' | 'description'>): string
   return `${doc.name.replace(/[-_]/g, ' ')} ${doc.description}`;
 }
 
-/** Tokenises text into analysed terms (the engine's `analyze` with its segmenter). */
-export type Analyzer = (text: string) => string[];
+/** Tokenises text into analysed terms (the engine's `analyse` with its segmenter). */
+export type Analyser = (text: string) => string[];
 
 /** The per-skill profiles of one library, with the document frequencies the TF-IDF weights use. */
 export class SkillProfiles {
@@ -127,13 +127,13 @@ export class SkillProfiles {
 
   constructor(
     docs: readonly SkillDoc[],
-    private readonly analyzer: Analyzer,
+    private readonly analyser: Analyser,
     private readonly vectorOf: (id: string) => Float32Array | undefined = () => undefined,
   ) {
     const termLists = new Map<string, string[]>();
     const df = new Map<string, number>();
     for (const doc of docs) {
-      const terms = analyzer(profileText(doc));
+      const terms = analyser(profileText(doc));
       termLists.set(doc.id, terms);
       for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
     }
@@ -193,7 +193,7 @@ export class SkillProfiles {
 
   /** Profile of a text that is not a skill of the library (a request), for facets and terms. */
   ofText(text: string): { facets: Facets; terms: Map<string, number> } {
-    return { facets: detectFacets(text), terms: this.weigh(this.analyzer(text)) };
+    return { facets: detectFacets(text), terms: this.weigh(this.analyser(text)) };
   }
 
   private weigh(terms: readonly string[]): Map<string, number> {
@@ -240,7 +240,7 @@ export class SkillProfiles {
         return (weights ??= profiles.weigh(terms));
       },
       get nameTerms() {
-        return (nameTerms ??= new Set(profiles.analyzer(name.replace(/[-_]/g, ' '))));
+        return (nameTerms ??= new Set(profiles.analyser(name.replace(/[-_]/g, ' '))));
       },
       // Looked up on use: a skill's vectors may arrive after its profile was built.
       get vector() {

@@ -17,7 +17,7 @@ export interface PairScanInput {
   docs: readonly SkillDoc[];
   profiles: SkillProfiles;
   /** Analyses text as the engine does. */
-  analyzer: (text: string) => string[];
+  analyser: (text: string) => string[];
   /** A skill's name + description vector (undefined without a model). */
   vectorOf: (id: string) => Float32Array | undefined;
   /** The `k` nearest skills of one skill by its vector (absent without vectors: shared rare terms). */
@@ -28,7 +28,7 @@ export interface PairScanInput {
 
 /** Pair findings of the library; only those involving `skillId` when given. */
 export function scanPairs(input: PairScanInput, skillId?: string): PairFinding[] {
-  const { docs, profiles, analyzer, vectorOf } = input;
+  const { docs, profiles, analyser, vectorOf } = input;
   const conflictOptions = { ...DEFAULT_CONFLICT, ...input.conflicts };
   const byId = new Map<string, SkillDoc>();
   const terms = new Map<string, Set<string>>();
@@ -37,7 +37,7 @@ export function scanPairs(input: PairScanInput, skillId?: string): PairFinding[]
     if (!t) {
       if (!byId.size) for (const d of docs) byId.set(d.id, d);
       const doc = byId.get(id);
-      t = new Set(doc ? analyzer(profileText(doc)) : []);
+      t = new Set(doc ? analyser(profileText(doc)) : []);
       terms.set(id, t);
     }
     return t;

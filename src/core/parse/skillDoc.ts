@@ -1,7 +1,7 @@
 /** Turns the bytes of one SKILL.md into a `SkillDoc`, with a clear reason when it cannot. */
 import type { SkillDoc } from '../types';
 import type { Finding } from '../types';
-import { hasCjk } from '../text/analyze';
+import { hasCjk } from '../text/analyse';
 import { contentHash } from '../text/hash';
 import { parseFrontMatter } from './frontMatter';
 import type { ProfileId } from '../profiles';

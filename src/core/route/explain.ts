@@ -5,7 +5,7 @@
  * English passage, and an English request meets a Chinese passage through its words' senses.
  */
 import type { MatchedPassage } from '../service';
-import { analyze, CJK_RUN, hasCjk, type Segmenter } from '../text/analyze';
+import { analyse, CJK_RUN, hasCjk, type Segmenter } from '../text/analyse';
 import type { Passage } from '../text/passages';
 import type { SkillDoc } from '../types';
 import type { AnalysedRequest } from './request';
@@ -28,7 +28,7 @@ export interface PassageMatcher {
 export function passageMatcher(req: AnalysedRequest, ctx: TextContext): PassageMatcher {
   const seg = ctx.segmenter;
   const translator = ctx.translator;
-  const senses = translator && !hasCjk(req.query) ? (word: string) => translator.translateWord(word).flatMap((e) => analyze(e.text, { segmenter: seg })) : undefined;
+  const senses = translator && !hasCjk(req.query) ? (word: string) => translator.translateWord(word).flatMap((e) => analyse(e.text, { segmenter: seg })) : undefined;
   return { terms: new Set([...req.terms, ...req.translated]), segmenter: seg, ...(senses ? { senses } : {}) };
 }
 
@@ -64,14 +64,14 @@ const MAX_MATCHED = 24;
  */
 function matchedWords(text: string, m: PassageMatcher): string[] {
   const out = new Set<string>();
-  const hit = (word: string) => analyze(word, { segmenter: m.segmenter }).some((t) => m.terms.has(t));
+  const hit = (word: string) => analyse(word, { segmenter: m.segmenter }).some((t) => m.terms.has(t));
   for (const match of text.matchAll(SURFACE_WORD)) {
     const word = match[0];
     if (!hasCjk(word)) {
       if (hit(word)) out.add(word);
     } else {
       for (const run of word.match(CJK_RUN) ?? []) {
-        for (const piece of analyze(run, { segmenter: m.segmenter })) {
+        for (const piece of analyse(run, { segmenter: m.segmenter })) {
           if (m.terms.has(piece) || m.senses?.(piece).some((t) => m.terms.has(t))) out.add(piece);
         }
       }

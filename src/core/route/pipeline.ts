@@ -16,7 +16,7 @@
 import type { SkillProfiles } from '../analysis/conflicts';
 import type { LexicalIndex } from '../index/lexicalIndex';
 import type { MatchedPassage, RouteResult, RouteSet, RouteTimings } from '../service';
-import { analyze } from '../text/analyze';
+import { analyse } from '../text/analyse';
 import type { Passage } from '../text/passages';
 import type { CancelToken, Embedder, Logger, SkillDoc } from '../types';
 import { CancelledError, throwIfCancelled } from '../types';
@@ -171,7 +171,7 @@ export class RoutingPipeline {
       query: pool.request.query,
       terms: pool.request.terms,
       bridgedQuery: pool.request.readAs,
-      analyzer: (text) => analyze(text, { segmenter: seg }),
+      analyser: (text) => analyse(text, { segmenter: seg }),
       head: this.head(pool),
       profiles: lib.profiles(),
       fields: lib.fields,

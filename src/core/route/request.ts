@@ -6,7 +6,7 @@
  * drown the topic words (terms only seen on code or log lines count less, rare terms count more).
  */
 import type { LexicalIndex } from '../index/lexicalIndex';
-import { analyze, hasCjk, stemWord, type Segmenter } from '../text/analyze';
+import { analyse, hasCjk, stemWord, type Segmenter } from '../text/analyse';
 import type { Association, Familiarity } from '../text/translator';
 import { encoderText, type TextContext } from './skillText';
 import type { FirstStageSettings } from './settings';
@@ -39,7 +39,7 @@ export function analyseRequest(query: string, lexical: LexicalIndex, s: FirstSta
       weights.set(t, Math.max(weights.get(t) ?? 0, s.bridgeWeight * w));
     }
   }
-  return { query, terms: analyze(query, { segmenter: ctx.segmenter }), weights, translated, readAs: bridged?.readAs ?? null };
+  return { query, terms: analyse(query, { segmenter: ctx.segmenter }), weights, translated, readAs: bridged?.readAs ?? null };
 }
 
 /** Lines of pasted code, logs and stack traces: mostly symbols, or the shapes such lines take. */
@@ -58,7 +58,7 @@ export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstSt
   const code = new Map<string, number>();
   for (const line of query.split('\n')) {
     const target = isCodeLine(line) ? code : prose;
-    for (const t of analyze(line, { segmenter: seg })) target.set(t, (target.get(t) ?? 0) + 1);
+    for (const t of analyse(line, { segmenter: seg })) target.set(t, (target.get(t) ?? 0) + 1);
   }
   const out = new Map<string, number>();
   for (const [t, n] of prose) out.set(t, 1 + Math.log(n));
@@ -80,7 +80,7 @@ export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextCon
   const senses = new Map<string, number>();
   for (const w of tr.words) {
     for (const e of w.english) {
-      for (const t of new Set(analyze(e.text, { segmenter: ctx.segmenter }))) senses.set(t, Math.max(senses.get(t) ?? 0, e.weight));
+      for (const t of new Set(analyse(e.text, { segmenter: ctx.segmenter }))) senses.set(t, Math.max(senses.get(t) ?? 0, e.weight));
     }
   }
   return { readAs: tr.text, senses };
@@ -117,7 +117,7 @@ export function libraryAssociation(lexical: LexicalIndex, seg?: Segmenter): Asso
     if (hit !== undefined) return hit;
     hit = null;
     let bits: Uint32Array | undefined;
-    for (const t of new Set(analyze(text, { segmenter: seg }))) {
+    for (const t of new Set(analyse(text, { segmenter: seg }))) {
       const docs = lexical.nativeDocs(t);
       if (!docs) {
         bits = undefined;

@@ -15,7 +15,7 @@ import { judgePair, termCosine, type SkillProfile, type SkillProfiles } from '..
 import { facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
 import type { SkipReason } from '../analysis/types';
 import type { SkillDoc } from '../types';
-import { hasCjk } from '../text/analyze';
+import { hasCjk } from '../text/analyse';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';
 
 /** One first-stage candidate as the reranker sees it. */
@@ -50,7 +50,7 @@ export class FieldCache {
   private readonly byId = new Map<string, SkillFields>();
 
   constructor(
-    private readonly analyzer: (text: string) => string[],
+    private readonly analyser: (text: string) => string[],
     /** Bridge terms of a skill (the engine's Chinese-English bridge), when there is one. */
     private readonly bridge?: (doc: SkillDoc) => readonly string[],
   ) {}
@@ -58,7 +58,7 @@ export class FieldCache {
   get(doc: SkillDoc, passages: readonly Passage[]): SkillFields {
     const hit = this.byId.get(doc.id);
     if (hit && hit.hash === doc.hash) return hit;
-    const a = (text: string) => new Set(this.analyzer(text));
+    const a = (text: string) => new Set(this.analyser(text));
     const bridge = this.bridge;
     // Picking the passage to show reads the description and passages only; the rest is analysed
     // when a feature first reads it (a Chinese skill's bridge terms cost most).
@@ -105,7 +105,7 @@ export interface RerankRequest {
   /** The request in English when it was bridged from Chinese (its terms count as request terms). */
   bridgedQuery?: string | null;
   /** Analyses text as the engine does (for the bridged request). */
-  analyzer?: (text: string) => string[];
+  analyser?: (text: string) => string[];
   /** Candidates in first-stage order. */
   head: readonly RerankCandidate[];
   profiles: SkillProfiles;
@@ -188,7 +188,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
   const { head, profiles } = req;
   // A bridged request brings its English senses, so coverage works across languages (Chinese
   // skills carry their English senses as bridge terms).
-  const bridged = req.bridgedQuery && req.analyzer ? req.analyzer(req.bridgedQuery) : [];
+  const bridged = req.bridgedQuery && req.analyser ? req.analyser(req.bridgedQuery) : [];
   const distinct = [...new Set([...req.terms, ...bridged])];
   const idf = distinct.map((t) => profiles.idfOf(t));
   const mass = idf.reduce((a, b) => a + b, 0) || 1;

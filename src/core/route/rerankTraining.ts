@@ -17,7 +17,7 @@
 import { judgePair, profileSimilarity, type ConflictOptions, type SkillProfile, type SkillProfiles } from '../analysis/conflicts';
 import { DEFAULT_CONFLICT } from '../analysis/conflicts';
 import type { SkillDoc } from '../types';
-import { hasCjk } from '../text/analyze';
+import { hasCjk } from '../text/analyse';
 import { headings } from '../text/passages';
 import type { RoutingPipeline } from './pipeline';
 import { modelScores, orderBy, softmax, type RegimeWeights, type RerankerModel } from './rerank';

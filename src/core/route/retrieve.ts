@@ -5,7 +5,7 @@
  * of the fused pool (rerank.ts), set selection its reranked order (setSelection.ts).
  */
 import type { LexicalIndex } from '../index/lexicalIndex';
-import { hasCjk } from '../text/analyze';
+import { hasCjk } from '../text/analyse';
 import type { DenseStore } from './denseStore';
 import { firstK } from './denseStore';
 import type { AnalysedRequest } from './request';

@@ -15,7 +15,7 @@ import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import type { ProfileId } from '../profiles';
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
-import { analyze, type Segmenter } from '../text/analyze';
+import { analyse, type Segmenter } from '../text/analyse';
 import { contentHash } from '../text/hash';
 import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
 import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
@@ -156,7 +156,7 @@ class Engine implements RoutingEngine {
       this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex(), this.settings.bodyRowPenalty);
     }
     this.fieldCache = new FieldCache(
-      (text) => analyze(text, { segmenter: init.segmenter }),
+      (text) => analyse(text, { segmenter: init.segmenter }),
       // From the analysis already made (or loaded): re-analysing would load the dictionary again.
       (doc) => {
         const entry = this.entries.get(doc.id);
@@ -219,7 +219,7 @@ class Engine implements RoutingEngine {
       {
         docs: this.sorted,
         profiles,
-        analyzer: (text) => analyze(text, { segmenter: this.init.segmenter }),
+        analyser: (text) => analyse(text, { segmenter: this.init.segmenter }),
         vectorOf,
         // A library-wide scan looks at each skill's nearest neighbours (and copies), not all pairs.
         neighbours: dense?.skillCount
@@ -249,14 +249,14 @@ class Engine implements RoutingEngine {
       const last = this.profileTerms;
       const next = new Map<string, string[]>();
       let building = true;
-      const analyzer = (text: string) => {
-        if (!building) return analyze(text, { segmenter: seg });
+      const analyser = (text: string) => {
+        if (!building) return analyse(text, { segmenter: seg });
         let terms = next.get(text) ?? last.get(text);
-        terms ??= analyze(text, { segmenter: seg });
+        terms ??= analyse(text, { segmenter: seg });
         next.set(text, terms);
         return terms;
       };
-      const profiles = new SkillProfiles(this.sorted, analyzer, (id) => this.dense?.first(id));
+      const profiles = new SkillProfiles(this.sorted, analyser, (id) => this.dense?.first(id));
       building = false;
       this.profileTerms = next;
       this.fieldCache.prune(new Set(this.entries.keys()));
@@ -385,7 +385,7 @@ class Engine implements RoutingEngine {
 
   warmUp(): void {
     if (!this.sorted.some((d) => d.lang === 'zh')) return;
-    analyze('中文技能', { segmenter: this.init.segmenter });
+    analyse('中文技能', { segmenter: this.init.segmenter });
     this.text.translator?.words('中文技能');
   }
 
@@ -451,7 +451,7 @@ class Engine implements RoutingEngine {
       analysis = {
         counts: countTerms(fields),
         feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
-        profile: analyze(profileText(doc), { segmenter: this.init.segmenter }),
+        profile: analyse(profileText(doc), { segmenter: this.init.segmenter }),
       };
       cache?.set(key, analysis);
     }
@@ -575,7 +575,7 @@ function analysisFingerprint(): string {
   const probe =
     '# Extracting PDFs\nUse `pdfPlumber.extract_tables()` on scanned invoices; the CLI\'s --json flag, C++ and node.js.\n' +
     '- [docs](https://example.com/a_b) <b>running</b> reports, analyses, e-mails 2024-05-01\n```\nconst x = 1;\n```';
-  const text = JSON.stringify([analyze(probe), analyze(cleanMarkdown(probe)), splitPassages(probe)]);
+  const text = JSON.stringify([analyse(probe), analyse(cleanMarkdown(probe)), splitPassages(probe)]);
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(36);

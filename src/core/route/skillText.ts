@@ -4,7 +4,7 @@
  * meet in one index; the request side of the same bridge is in request.ts.
  */
 import type { FieldTerms } from '../index/lexicalIndex';
-import { analyze, hasCjk, type Segmenter } from '../text/analyze';
+import { analyse, hasCjk, type Segmenter } from '../text/analyse';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';
 import type { Translator } from '../text/translator';
 import type { SkillDoc } from '../types';
@@ -31,10 +31,10 @@ export function lexicalFields(doc: SkillDoc, ctx: TextContext): FieldTerms {
   const seg = ctx.segmenter;
   const heads = headings(doc.body).join('\n');
   const fields: FieldTerms = {
-    name: analyze(doc.name, { segmenter: seg }),
-    description: analyze(doc.description, { segmenter: seg }),
-    headings: analyze(heads, { segmenter: seg }),
-    body: analyze(cleanMarkdown(doc.body), { segmenter: seg }),
+    name: analyse(doc.name, { segmenter: seg }),
+    description: analyse(doc.description, { segmenter: seg }),
+    headings: analyse(heads, { segmenter: seg }),
+    body: analyse(cleanMarkdown(doc.body), { segmenter: seg }),
   };
   if (ctx.translator && hasCjk(`${doc.name} ${doc.description} ${heads}`)) {
     fields.bridge = bridgeTerms(ctx.translator, `${doc.description}\n${heads}`, seg);
@@ -54,7 +54,7 @@ function bridgeTerms(translator: Translator, text: string, seg?: Segmenter): str
       if (e.weight < 0.5) continue;
       let terms = senseTerms.get(e.text);
       if (!terms) {
-        terms = analyze(e.text, { segmenter: seg });
+        terms = analyse(e.text, { segmenter: seg });
         if (senseTerms.size > 100_000) senseTerms.clear();
         senseTerms.set(e.text, terms);
       }

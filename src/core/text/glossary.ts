@@ -181,7 +181,7 @@ const LINES = `
 数据 data
 数据集 dataset
 数据分析 data analysis
-分析 analysis|analyze
+分析 analysis|analyse
 清洗 cleaning|clean
 数据清洗 data cleaning
 可视化 visualization|visualize

@@ -10,7 +10,7 @@
  * Technical terms (mixed case, all capitals, digits, dotted names) and words without a Chinese
  * word the library uses stay in English, as they do in real Chinese requests.
  */
-import { hasCjk, isAllCjk, isStopword, stemWord } from './analyze';
+import { hasCjk, isAllCjk, isStopword, stemWord } from './analyse';
 
 /** How common a Chinese word is in the library, 0 when it never occurs. */
 export type Commonness = (chinese: string) => number;

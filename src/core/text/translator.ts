@@ -11,7 +11,7 @@
  * whose words the library never uses is rarely the one meant).
  */
 import { GLOSSARY } from './glossary';
-import { CJK_RUN, isAllCjk, isCjkStopword, isStopword } from './analyze';
+import { CJK_RUN, isAllCjk, isCjkStopword, isStopword } from './analyse';
 
 /**
  * Bump when what the bridge makes of a text changes (sense weighing, cross-references,

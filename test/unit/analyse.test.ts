@@ -1,21 +1,21 @@
 import { strict as assert } from 'node:assert';
-import { analyze, splitIdentifier } from '../../src/core/text/analyze';
+import { analyse, splitIdentifier } from '../../src/core/text/analyse';
 import { splitPassages, cleanMarkdown } from '../../src/core/text/passages';
 
-describe('analyze', () => {
+describe('analyse', () => {
   it('stems English and drops stop words and filler', () => {
-    assert.deepEqual(analyze('Please help me with deploying the containers'), ['deploy', 'contain']);
+    assert.deepEqual(analyse('Please help me with deploying the containers'), ['deploy', 'contain']);
   });
 
   it('splits identifiers and keeps the compound', () => {
     assert.deepEqual(splitIdentifier('parseHTTPResponse'), ['parse', 'HTTP', 'Response']);
-    assert.deepEqual(analyze('call getUserName in user_service.py'), ['call', 'getusername', 'user', 'name', 'user_servicepy', 'user', 'servic', 'py']);
-    assert.ok(analyze('node.js and c++').includes('nodejs'));
+    assert.deepEqual(analyse('call getUserName in user_service.py'), ['call', 'getusername', 'user', 'name', 'user_servicepy', 'user', 'servic', 'py']);
+    assert.ok(analyse('node.js and c++').includes('nodejs'));
   });
 
   it('uses the segmenter for CJK runs, bigrams without one', () => {
-    assert.deepEqual(analyze('转换PDF文件', { segmenter: (s) => (s === '转换' ? ['转换'] : ['文件']) }), ['转换', '文件', 'pdf']);
-    assert.deepEqual(analyze('表格提取'), ['表格', '格提', '提取']);
+    assert.deepEqual(analyse('转换PDF文件', { segmenter: (s) => (s === '转换' ? ['转换'] : ['文件']) }), ['转换', '文件', 'pdf']);
+    assert.deepEqual(analyse('表格提取'), ['表格', '格提', '提取']);
   });
 });
 

@@ -79,7 +79,7 @@ export function splitIdentifier(token: string): string[] {
     .filter(Boolean);
 }
 
-export interface AnalyzeOptions {
+export interface AnalyseOptions {
   segmenter?: Segmenter;
   /** Keep stop words (for phrase display); default false. */
   keepStopwords?: boolean;
@@ -89,7 +89,7 @@ export interface AnalyzeOptions {
  * Terms for BM25: lower-cased stems; compound identifiers add their whole form and their parts;
  * CJK runs are segmented (and stop words dropped).
  */
-export function analyze(text: string, opts: AnalyzeOptions = {}): string[] {
+export function analyse(text: string, opts: AnalyseOptions = {}): string[] {
   const out: string[] = [];
   const cjkRuns = text.match(CJK_RUN) ?? [];
   for (const run of cjkRuns) {
@@ -107,7 +107,7 @@ export function analyze(text: string, opts: AnalyzeOptions = {}): string[] {
     if (raw.length > MAX_WORD) continue;
     let terms = cache?.get(raw);
     if (terms === undefined) {
-      terms = analyzeToken(raw, opts);
+      terms = analyseToken(raw, opts);
       if (cache) {
         if (cache.size > 500_000) cache.clear();
         cache.set(raw, terms);
@@ -120,7 +120,7 @@ export function analyze(text: string, opts: AnalyzeOptions = {}): string[] {
 
 const tokenCache = new Map<string, string[]>();
 
-function analyzeToken(token: string, opts: AnalyzeOptions): string[] {
+function analyseToken(token: string, opts: AnalyseOptions): string[] {
   const out: string[] = [];
   const raw = token.replace(/[.'-]+$/, '');
   if (!raw) return out;
@@ -136,7 +136,7 @@ function analyzeToken(token: string, opts: AnalyzeOptions): string[] {
   return out;
 }
 
-function pushWord(out: string[], word: string, opts: AnalyzeOptions): void {
+function pushWord(out: string[], word: string, opts: AnalyseOptions): void {
   if (!opts.keepStopwords && (STOP.has(word) || word.length < 2)) return;
   if (/^\d+$/.test(word) && word.length > 4) return; // long numbers are ids, not topics
   out.push(stemWord(word));
