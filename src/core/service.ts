@@ -41,6 +41,11 @@ export interface RouteCandidate {
   rank: number;
   scores: StageScores;
   passage: MatchedPassage | null;
+  /**
+   * Whether the router judges this skill relevant to the request (its calibrated relevance is at
+   * or above the relevance floor). Results after the last relevant one are shown for context only.
+   */
+  relevant?: boolean;
 }
 
 export interface RouteTimings {
@@ -70,6 +75,11 @@ export interface RouteResult {
    * set selection is off or nothing matched.
    */
   set?: RouteSet;
+  /**
+   * How well the library answers the request: `strong` (a clearly relevant skill), `weak` (the best
+   * is only possibly relevant), `none` (no skill in this library fits: an agent should use none).
+   */
+  match?: 'strong' | 'weak' | 'none';
 }
 
 /** The compatible set of a routed request, and the partners set aside for a SKIP conflict. */
