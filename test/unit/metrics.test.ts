@@ -256,7 +256,6 @@ describe('queries file', () => {
         assert.match(err.message, /^dev\.jsonl:2: not valid JSON/m);
         assert.match(err.message, /^dev\.jsonl:3: "query" must be a non-empty string$/m);
         assert.match(err.message, /^dev\.jsonl:4: "k" is 1 but "skill_ids" has 2 skills$/m);
-        assert.match(err.message, /^dev\.jsonl:5: .*at least one skill$/m);
         assert.match(err.message, /^dev\.jsonl:5: duplicate id "q1" \(first on line 1\)$/m);
         assert.match(err.message, /^dev\.jsonl:6: expected a JSON object$/m);
         assert.match(err.message, /^dev\.jsonl:7: "skill_ids" must be an array/m);
@@ -264,6 +263,20 @@ describe('queries file', () => {
         return true;
       },
     );
+  });
+
+  it('reads negatives: no skill should answer ("skill_ids": [] or "not": []), or named skills must not come first', () => {
+    const qs = parseQueries(
+      [
+        '{"id": "n1", "query": "Explain TCP and UDP", "not": [], "category": "negative"}',
+        '{"id": "n2", "query": "Write a Flask API", "skill_ids": []}',
+        '{"id": "b1", "query": "Blazor component", "skill_ids": ["ui"], "not": ["devops"]}',
+        '{"id": "b2", "query": "only a boundary", "not": ["router"], "skill_ids": ["api"]}',
+      ].join('\n'),
+    );
+    assert.deepEqual(qs.map((q) => [q.id, q.skillIds, q.not]), [['n1', [], []], ['n2', [], []], ['b1', ['ui'], ['devops']], ['b2', ['api'], ['router']]]);
+    assert.throws(() => parseQueries('{"query": "x", "skill_ids": ["a"], "not": ["a"]}'), /both in "skill_ids" and in "not"/);
+    assert.throws(() => parseQueries('{"query": "x"}'), /"skill_ids" must be an array/, 'a request with neither is still a mistake');
   });
 
   it('accepts a byte-order mark and CRLF line ends', () => {

@@ -215,3 +215,28 @@ export function percentile(values: readonly number[], p: number): number {
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
+
+/** What a negative reads of a routed answer. */
+export interface RoutedAnswer {
+  /** How well the library answers the request (`none`: no skill fits); absent counts as an answer. */
+  match?: 'strong' | 'weak' | 'none';
+  /** Result ids in rank order, with whether each is judged relevant (absent counts as relevant). */
+  results: readonly { id: string; relevant?: boolean }[];
+}
+
+/**
+ * Whether an answer keeps a query's negative part: a request no skill should answer (`required`
+ * empty) must get `match: "none"` or no relevant result; skills in `not` must not be the first
+ * relevant result. Null when the query has no negative part.
+ */
+export function negativeHeld(q: { required: readonly string[]; not: readonly string[] }, answer: RoutedAnswer): boolean | null {
+  const first = answer.match === 'none' ? undefined : answer.results.find((r) => r.relevant !== false);
+  if (q.required.length === 0) return first === undefined;
+  if (!q.not.length) return null;
+  return first === undefined || !q.not.includes(first.id);
+}
+
+/** Whether a request that needs skills got `match: "none"` (the router abstained). */
+export function abstained(answer: RoutedAnswer): boolean {
+  return answer.match === 'none' || !answer.results.some((r) => r.relevant !== false);
+}

@@ -1,7 +1,9 @@
 /**
  * Labelled routing queries in JSON Lines, one object a line:
- * `{"id"?, "query", "skill_ids": [...], "also_ok"?: [...], "k"?, "direction"?}`.
- * Other keys (such as `style`) are ignored. Blank lines are skipped.
+ * `{"id"?, "query", "skill_ids": [...], "also_ok"?: [...], "not"?: [...], "k"?, "direction"?}`.
+ * Negatives: `"skill_ids": []` (or no `skill_ids` with `"not": []`) is a request no skill should
+ * answer; `"not": [ids]` names skills that must not come first. Other keys (such as `style`) are
+ * ignored. Blank lines are skipped.
  */
 
 export interface EvalQuery {
@@ -14,6 +16,8 @@ export interface EvalQuery {
   skillIds: string[];
   /** Skills that serve as well as a required one. */
   alsoOk: string[];
+  /** Skills that must not come first (a boundary negative); empty when the file names none. */
+  not: string[];
   /** The `k` field when given; it must equal `skillIds.length`. */
   k?: number;
   /** Skill language then query language: `en2en`, `en2zh`, `zh2zh`, `zh2en`. */
@@ -74,9 +78,12 @@ export function parseQueries(text: string, source = 'queries.jsonl'): EvalQuery[
     const here: string[] = [];
     const query = record.query;
     if (typeof query !== 'string' || query.trim() === '') here.push('"query" must be a non-empty string');
-    const skillIds = stringList(record.skill_ids, 'skill_ids', here);
-    if (skillIds && skillIds.length === 0) here.push('"skill_ids" must name at least one skill');
+    const not = record.not === undefined ? [] : stringList(record.not, 'not', here);
+    // A request that names no skill to expect (and says so with `"not": []` or `"skill_ids": []`)
+    // is one no skill should answer.
+    const skillIds = record.skill_ids === undefined && record.not !== undefined ? [] : stringList(record.skill_ids, 'skill_ids', here);
     const alsoOk = record.also_ok === undefined ? [] : stringList(record.also_ok, 'also_ok', here);
+    if (skillIds && not && skillIds.some((id) => not.includes(id))) here.push('a skill cannot be both in "skill_ids" and in "not"');
     let id = `line-${line}`;
     if (record.id !== undefined) {
       if (typeof record.id === 'string' && record.id !== '') id = record.id;
@@ -85,8 +92,8 @@ export function parseQueries(text: string, source = 'queries.jsonl'): EvalQuery[
     }
     const k = record.k;
     if (k !== undefined) {
-      if (typeof k !== 'number' || !Number.isInteger(k) || k < 1) here.push('"k" must be a positive integer');
-      else if (skillIds && skillIds.length > 0 && k !== skillIds.length) {
+      if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) here.push('"k" must be a whole number');
+      else if (skillIds && k !== skillIds.length) {
         here.push(`"k" is ${k} but "skill_ids" has ${skillIds.length} skills`);
       }
     }
@@ -107,6 +114,7 @@ export function parseQueries(text: string, source = 'queries.jsonl'): EvalQuery[
       query: query as string,
       skillIds: skillIds as string[],
       alsoOk: (alsoOk as string[]).filter((s) => !(skillIds as string[]).includes(s)),
+      not: not as string[],
       ...(typeof k === 'number' ? { k } : {}),
       ...(typeof direction === 'string' ? { direction } : {}),
     });

@@ -1,0 +1,164 @@
+/**
+ * Routing on libraries the way authors open them: the shared real library
+ * (../shared/realsuites/dotnet, with its authors' own routing tests and no-skill requests) and each
+ * corpus collection on its own, with the dev requests whose skills all lie in it (ids and also_ok
+ * restricted to the collection). Per library: Hit@1, NDCG@10, Set-Compat, negatives held (no-skill
+ * requests answered with "no skill fits", boundary skills kept off the top), positives the router
+ * abstained on; then the mean over libraries. Prints a Markdown table; writes
+ * bench/results/libraries.json (or --out). Not pass/fail.
+ *
+ *   node esbuild.mjs --bench && node out/bench/libraries.js [--no-model] [--no-rerank] [--only dotnet,github__awesome-copilot]
+ *
+ * Each library is opened with `openLibrary` and its default cache (a collection's first run embeds
+ * its skills once).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { abstained, negativeHeld, scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metrics';
+import { parseQueries, type EvalQuery } from '../src/core/eval/queries';
+import { openLibrary } from '../src/node/library';
+
+const { values } = parseArgs({
+  options: {
+    corpus: { type: 'string', default: path.resolve('../shared/corpus/skills') },
+    queries: { type: 'string', default: path.resolve('../shared/queries/dev.jsonl') },
+    realsuites: { type: 'string', default: path.resolve('../shared/realsuites') },
+    'no-model': { type: 'boolean' },
+    'no-rerank': { type: 'boolean' },
+    only: { type: 'string' },
+    out: { type: 'string', default: 'bench/results/libraries.json' },
+    quiet: { type: 'boolean' },
+  },
+});
+
+interface Library {
+  name: string;
+  root: string;
+  queries: EvalQuery[];
+}
+
+/** The shared real suites: `<name>/library`, `pos.jsonl`, `neg.jsonl`. */
+function realSuites(dir: string): Library[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => existsSync(path.join(dir, name, 'library')))
+    .map((name) => {
+      const file = (f: string) => path.join(dir, name, f);
+      const text = ['pos.jsonl', 'neg.jsonl'].filter((f) => existsSync(file(f))).map((f) => readFileSync(file(f), 'utf8')).join('\n');
+      return { name, root: file('library'), queries: parseQueries(text, `${name}/*.jsonl`) };
+    });
+}
+
+/** Each corpus collection with the dev requests whose required skills all lie in it. */
+function collections(corpus: string, queries: EvalQuery[]): Library[] {
+  return readdirSync(corpus)
+    .filter((name) => existsSync(path.join(corpus, name)))
+    .map((name) => {
+      const prefix = `${name}/`;
+      const inside = queries
+        .filter((q) => q.skillIds.length && q.skillIds.every((id) => id.startsWith(prefix)))
+        .map((q) => ({ ...q, skillIds: q.skillIds.map((id) => id.slice(prefix.length)), alsoOk: q.alsoOk.filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length)) }));
+      return { name, root: path.join(corpus, name), queries: inside };
+    })
+    .filter((lib) => lib.queries.length > 0);
+}
+
+interface LibraryResult {
+  name: string;
+  skills: number;
+  positives: number;
+  hit1: number;
+  ndcg10: number;
+  setCompat: number | null;
+  abstained: number;
+  negatives: { n: number; held: number; noSkill: { n: number; held: number }; boundary: { n: number; held: number } };
+  queryMsP50: number;
+}
+
+async function evaluate(lib: Library): Promise<LibraryResult> {
+  const svc = await openLibrary({ root: lib.root, noModel: values['no-model'] });
+  try {
+    const stats = await svc.index();
+    const rows: ScoredQuery[] = [];
+    const times: number[] = [];
+    let abstain = 0;
+    const neg = { n: 0, held: 0, noSkill: { n: 0, held: 0 }, boundary: { n: 0, held: 0 } };
+    for (const q of lib.queries) {
+      const t = performance.now();
+      const r = await svc.route(q.query, { k: 20, rerank: !values['no-rerank'], passages: false });
+      times.push(performance.now() - t);
+      const answer = { match: r.match, results: r.candidates.map((c) => ({ id: c.skillId, relevant: c.relevant })) };
+      if (q.skillIds.length) {
+        rows.push({ size: q.skillIds.length, metrics: scoreQuery(r.candidates.map((c) => c.skillId), { required: q.skillIds, alsoOk: q.alsoOk }) });
+        if (abstained(answer)) abstain++;
+      }
+      const held = negativeHeld({ required: q.skillIds, not: q.not }, answer);
+      if (held !== null) {
+        const kind = q.skillIds.length ? neg.boundary : neg.noSkill;
+        neg.n++;
+        kind.n++;
+        if (held) {
+          neg.held++;
+          kind.held++;
+        }
+      }
+    }
+    const s = summarize(rows).overall;
+    times.sort((a, b) => a - b);
+    return {
+      name: lib.name,
+      skills: stats.skills,
+      positives: rows.length,
+      hit1: s['hit@1'],
+      ndcg10: s['ndcg@10'],
+      setCompat: s.set_compat,
+      abstained: abstain,
+      negatives: neg,
+      queryMsP50: times.length ? times[Math.floor(times.length / 2)] : 0,
+    };
+  } finally {
+    await svc.dispose();
+  }
+}
+
+const pct = (x: number | null) => (x === null ? '-' : (x * 100).toFixed(1));
+
+async function main(): Promise<void> {
+  const dev = parseQueries(readFileSync(values.queries!, 'utf8'), values.queries);
+  let libs = [...realSuites(values.realsuites!), ...collections(values.corpus!, dev)];
+  if (values.only) {
+    const only = new Set(values.only.split(','));
+    libs = libs.filter((l) => only.has(l.name));
+  }
+  const results: LibraryResult[] = [];
+  for (const lib of libs) {
+    const t = performance.now();
+    results.push(await evaluate(lib));
+    if (!values.quiet) process.stderr.write(`${lib.name}: ${Math.round(performance.now() - t)} ms\n`);
+  }
+  const lines = [
+    `libraries (${values['no-model'] ? 'no model' : 'model'}, ${values['no-rerank'] ? 'no rerank' : 'rerank'})`,
+    '',
+    '| library | skills | positives | Hit@1 | NDCG@10 | Set-Compat | abstained | no-skill held | boundary held |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.skills} | ${r.positives} | ${pct(r.hit1)} | ${pct(r.ndcg10)} | ${pct(r.setCompat)} | ${r.abstained} | ${r.negatives.noSkill.held}/${r.negatives.noSkill.n} | ${r.negatives.boundary.held}/${r.negatives.boundary.n} |`,
+    ),
+  ];
+  const mean = (f: (r: LibraryResult) => number) => results.reduce((a, r) => a + f(r), 0) / Math.max(1, results.length);
+  const positives = results.reduce((a, r) => a + r.positives, 0);
+  lines.push(
+    `| **mean over ${results.length}** | | ${positives} | ${pct(mean((r) => r.hit1))} (min ${pct(Math.min(...results.map((r) => r.hit1)))}) | ${pct(mean((r) => r.ndcg10))} | | ${results.reduce((a, r) => a + r.abstained, 0)} | ${results.reduce((a, r) => a + r.negatives.noSkill.held, 0)}/${results.reduce((a, r) => a + r.negatives.noSkill.n, 0)} | ${results.reduce((a, r) => a + r.negatives.boundary.held, 0)}/${results.reduce((a, r) => a + r.negatives.boundary.n, 0)} |`,
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+  mkdirSync(path.dirname(values.out!), { recursive: true });
+  writeFileSync(values.out!, `${JSON.stringify({ date: new Date().toISOString(), load: os.loadavg()[0], model: !values['no-model'], rerank: !values['no-rerank'], results }, null, 2)}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+  process.exitCode = 2;
+});
