@@ -233,8 +233,8 @@ describe('queries file', () => {
     ].join('\n');
     const qs = parseQueries(text);
     assert.equal(qs.length, 2);
-    assert.deepEqual(qs[0], { id: 'q1', line: 1, query: 'pdf tables', skillIds: ['a'], alsoOk: ['b'], k: 1, direction: 'en2en' });
-    assert.deepEqual(qs[1], { id: 'line-3', line: 3, query: 'two things', skillIds: ['a', 'c'], alsoOk: [] });
+    assert.deepEqual(qs[0], { id: 'q1', line: 1, query: 'pdf tables', skillIds: ['a'], alsoOk: ['b'], not: [], k: 1, direction: 'en2en' });
+    assert.deepEqual(qs[1], { id: 'line-3', line: 3, query: 'two things', skillIds: ['a', 'c'], alsoOk: [], not: [] });
   });
 
   it('reports every problem with its line number', () => {

@@ -28,6 +28,7 @@ import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListRera
 import { FieldCache } from './rerankFeatures';
 import { DEFAULT_SET, type SetOptions } from './setSelection';
 import { DEFAULT_ROUTING, type RoutingSettings } from './settings';
+import { nameKeys, ownBody, referenceKeys, SkillNames } from './crossRefs';
 import { descriptionRows, embedTexts, lexicalFields, type TextContext } from './skillText';
 
 /**
@@ -91,22 +92,33 @@ export interface RoutingEngine extends LiveSkillService {
 
 class Entry {
   private split: Passage[] | undefined;
+  private own: SkillDoc | undefined;
   constructor(
     readonly doc: SkillDoc,
+    /** Reference keys of the body (`referenceKeys`), matched against the library's names. */
+    readonly refKeys: ReadonlySet<string>,
+    /** Keys of other skills of the library its body names (see crossRefs.ts). */
+    readonly mentions: readonly string[],
     /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */
     readonly feedback: string[],
     /** How many of `feedback` come from the name and description (the rest are bridge terms). */
     private readonly ownTerms: number,
   ) {}
 
+  /** The skill as routing reads it: its own body (lines naming other skills blanked), its own hash. */
+  get routing(): SkillDoc {
+    this.own ??= this.mentions.length ? { ...this.doc, body: ownBody(this.doc.body, this.mentions), hash: `${this.doc.hash}~${this.mentions.join(',')}` } : this.doc;
+    return this.own;
+  }
+
   /** The skill's bridge terms, as `lexicalFields` made them. */
   get bridge(): string[] {
     return this.feedback.slice(this.ownTerms);
   }
 
-  /** Body passages, split on first use: a reopen from the snapshot reads few of them. */
+  /** Body passages of the own body, split on first use: a reopen from the snapshot reads few of them. */
   get passages(): Passage[] {
-    this.split ??= splitPassages(this.doc.body);
+    this.split ??= splitPassages(this.routing.body);
     return this.split;
   }
 }
@@ -138,6 +150,8 @@ class Engine implements RoutingEngine {
   private profileTerms = new Map<string, string[]>();
   private readonly fieldCache: FieldCache;
   private readonly embeddedHash = new Map<string, string>();
+  /** Who names whom: the names of the current skills (see crossRefs.ts). */
+  private names = new SkillNames([]);
 
   constructor(private readonly init: SkillServiceInit) {
     this.root = init.root;
@@ -160,7 +174,7 @@ class Engine implements RoutingEngine {
       // From the analysis already made (or loaded): re-analysing would load the dictionary again.
       (doc) => {
         const entry = this.entries.get(doc.id);
-        if (entry?.doc === doc) return entry.bridge;
+        if (entry?.routing === doc) return entry.bridge;
         return this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : [];
       },
     );
@@ -168,7 +182,7 @@ class Engine implements RoutingEngine {
     const library: IndexedLibrary = {
       lexical: this.lexical,
       dense: this.dense,
-      doc: (id) => entries.get(id)?.doc,
+      doc: (id) => entries.get(id)?.routing,
       passages: (id) => entries.get(id)?.passages ?? [],
       feedback: (id) => entries.get(id)?.feedback ?? [],
       profiles: () => this.profiles(),
@@ -303,12 +317,13 @@ class Engine implements RoutingEngine {
     const t0 = Date.now();
     const { token } = opts;
     const { docs, failed, flush: flushParses } = await readSkills(this.init.workspace, this.profileIds, { parseCache: this.init.parseCache, token, progress: opts.progress });
+    this.names = new SkillNames(docs);
     const seen = new Set<string>();
     const changed: SkillDoc[] = [];
     for (const doc of docs) {
       seen.add(doc.id);
       const prev = this.entries.get(doc.id);
-      if (prev && prev.doc.hash === doc.hash) {
+      if (prev && prev.doc.hash === doc.hash && sameList(prev.mentions, this.names.mentions(doc, prev.refKeys))) {
         prev.doc.findings = doc.findings;
         continue;
       }
@@ -371,7 +386,13 @@ class Engine implements RoutingEngine {
     if (prev && prev.doc.hash === doc.hash) {
       prev.doc.findings = doc.findings;
     } else {
+      const renamed = !prev || !sameList(nameKeys(prev.doc), nameKeys(doc));
+      if (renamed) {
+        if (prev) this.names.remove(prev.doc);
+        this.names.add(doc);
+      }
       this.upsertLexical(doc);
+      if (renamed) this.refreshMentions(doc.id);
       // What is derived from the whole list (the conflict profiles) keys on the list's identity and
       // reads names and descriptions only: an edit that keeps them swaps the skill in place.
       const sameListing = prev && prev.doc.name === doc.name && prev.doc.description === doc.description && prev.doc.lang === doc.lang;
@@ -397,11 +418,24 @@ class Engine implements RoutingEngine {
   }
 
   private removeEntry(id: string): void {
-    if (!this.entries.delete(id)) return;
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
     this.lexical.remove(id);
     this.dense?.remove(id);
     this.embeddedHash.delete(id);
+    this.names.remove(entry.doc);
+    this.refreshMentions(id);
     this.resort();
+  }
+
+  /**
+   * Re-analyses the skills whose own body changed because a skill's name came or went (`except`:
+   * the skill that did, analysed already): their lines naming it are blanked, or no longer.
+   */
+  private refreshMentions(except: string): void {
+    const stale = [...this.entries.values()].filter((e) => e.doc.id !== except && e.refKeys.size && !sameList(e.mentions, this.names.mentions(e.doc, e.refKeys)));
+    if (stale.length) this.upsertLexical(...stale.map((e) => e.doc));
   }
 
   /** Embeds one skill unless its vectors are current (from the index or the cache). */
@@ -444,10 +478,14 @@ class Engine implements RoutingEngine {
   /** Analyses one skill (or takes its analysis from the snapshot), sets its entry, adds its counts to `batch`. */
   private analyseOne(doc: SkillDoc, batch: [string, TermCounts][]): void {
     const cache = this.init.analysisCache;
-    const key = this.analysisKey(doc);
+    const prev = this.entries.get(doc.id);
+    const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : referenceKeys(doc.body);
+    const mentions = this.names.mentions(doc, refKeys);
+    const key = this.analysisKey(doc, mentions);
+    const entry = (feedback: string[], ownTerms: number) => new Entry(doc, refKeys, mentions, feedback, ownTerms);
     let analysis = cache?.get(key);
     if (!analysis) {
-      const fields = lexicalFields(doc, this.text);
+      const fields = lexicalFields(entry([], 0).routing, this.text);
       analysis = {
         counts: countTerms(fields),
         feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
@@ -455,23 +493,24 @@ class Engine implements RoutingEngine {
       };
       cache?.set(key, analysis);
     }
-    this.entries.set(doc.id, new Entry(doc, analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
+    this.entries.set(doc.id, entry(analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
     // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
     // change of what they analyse only misses.
     if (analysis.profile) this.profileTerms.set(profileText(doc), analysis.profile);
     batch.push([doc.id, analysis.counts]);
   }
 
-  private analysisKey(doc: SkillDoc): string {
+  private analysisKey(doc: SkillDoc, mentions: readonly string[]): string {
     // The name is analysed too, and without one in the text it is the folder's: the same text in
-    // two folders analyses differently.
-    return `${doc.hash}:${contentHash(doc.name)}:${this.analysisTag}`;
+    // two folders analyses differently. The lines naming other skills are not analysed.
+    const named = mentions.length ? `:${contentHash(mentions.join(','))}` : '';
+    return `${doc.hash}:${contentHash(doc.name)}${named}:${this.analysisTag}`;
   }
 
   private async flushAnalyses(): Promise<void> {
     const cache = this.init.analysisCache;
     if (!cache) return;
-    const keep = new Set([...this.entries.values()].map((e) => this.analysisKey(e.doc)));
+    const keep = new Set([...this.entries.values()].map((e) => this.analysisKey(e.doc, e.mentions)));
     await cache.flush(keep).catch((err) => this.log.warn(`could not write the analysis snapshot: ${err instanceof Error ? err.message : err}`));
   }
 
@@ -565,6 +604,10 @@ class Engine implements RoutingEngine {
     await this.init.crossEncoder?.dispose?.();
     await this.init.onDispose?.();
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /**

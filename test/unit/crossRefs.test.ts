@@ -1,0 +1,56 @@
+import { strict as assert } from 'node:assert';
+import { nameKeys, ownBody, referenceKeys, SkillNames } from '../../src/core/route/crossRefs';
+import { createSkillService } from '../../src/core/route/skillService';
+import { MemoryWorkspace, skill } from '../helpers/fakes';
+
+describe('cross-references between skills', () => {
+  const docs = [
+    { id: 'lib/dotnet-ui', name: 'dotnet-ui' },
+    { id: 'lib/dotnet-devops', name: 'dotnet-devops' },
+    { id: 'lib/docx', name: 'docx' },
+    { id: 'lib/using-dotnet', name: 'using-dotnet' },
+  ];
+
+  it('names a skill by its name and folder, lower-cased, _ as -', () => {
+    assert.deepEqual(nameKeys({ id: 'a/PDF_Extract', name: 'pdf-extract' }), ['pdf-extract']);
+    assert.deepEqual(nameKeys({ id: 'a/tools', name: 'Tool Box' }).sort(), ['tool box', 'tools']);
+  });
+
+  it('finds compound names anywhere, one-word names only where marked', () => {
+    const keys = referenceKeys('| Blazor components | dotnet-ui |\nUse [skill:docx] for Word.\nWrite a docx file.\nThe `docx` skill, or see dotnet-devops.');
+    assert.ok(keys.has('dotnet-ui') && keys.has('dotnet-devops') && keys.has('docx'));
+    const plain = referenceKeys('Write a docx file with a dotnet-uix widget.');
+    assert.ok(!plain.has('docx'), 'a plain word is not a reference');
+    assert.ok(!plain.has('dotnet-ui'), 'a longer identifier is not the name');
+  });
+
+  it('blanks the lines that name another skill, keeping line numbers; its own name is not a reference', () => {
+    const names = new SkillNames(docs);
+    const body = '# Routing\n| Blazor components | dotnet-ui |\n| CI pipelines | [skill:dotnet-devops] |\nDetect .NET intent (using-dotnet).\nWrite a docx file.';
+    const self = docs[3];
+    const mentions = names.mentions(self, referenceKeys(body));
+    assert.deepEqual(mentions, ['dotnet-devops', 'dotnet-ui']);
+    assert.equal(ownBody(body, mentions), '# Routing\n\n\nDetect .NET intent (using-dotnet).\nWrite a docx file.');
+    assert.equal(ownBody(body, []), body);
+    names.remove(docs[0]);
+    assert.deepEqual(names.mentions(self, referenceKeys(body)), ['dotnet-devops'], 'a skill that is gone is no longer named');
+  });
+
+  it('routes an index skill that lists every sibling below the sibling that answers, and follows the library as it changes', async () => {
+    const ui = skill('dotnet-ui', 'Builds .NET user interfaces: Razor pages and desktop apps.', '## Components\nParameters, event callbacks and forms.');
+    const files = new Map<string, string>([
+      ['using-dotnet/SKILL.md', skill('using-dotnet', 'Detects .NET intent and routes requests to the right .NET skill.', '## Routing\n| Blazor components, forms and validation | dotnet-ui |\n| CI pipelines and workflows | dotnet-devops |')],
+      ['dotnet-devops/SKILL.md', skill('dotnet-devops', 'Configures .NET CI/CD pipelines with GitHub Actions.', '## Workflows\nReusable workflows and caching.')],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files) });
+    await svc.index();
+    const top = async (q: string) => (await svc.route(q, { k: 3, passages: false })).candidates[0]?.skillId;
+    const request = 'Blazor components with form validation';
+    assert.equal(await top(request), 'using-dotnet', 'no dotnet-ui in the library: the table line is the only text about Blazor');
+    const ref = { id: 'dotnet-ui', path: 'dotnet-ui/SKILL.md', folderName: 'dotnet-ui' };
+    await svc.updateFile(ref, new TextEncoder().encode(ui));
+    assert.equal(await top(request), 'dotnet-ui', "now the line names a sibling: it is not the router's own text");
+    await svc.updateFile(ref, null);
+    assert.equal(await top(request), 'using-dotnet', 'the sibling gone, the line is the router\'s again');
+  });
+});
