@@ -8,6 +8,7 @@
  * bench/results/libraries.json (or --out). Not pass/fail.
  *
  *   node esbuild.mjs --bench && node out/bench/libraries.js [--no-model] [--no-rerank] [--only dotnet,github__awesome-copilot]
+ *     [--background N] [--whole-corpus]
  *
  * Each library is opened with `openLibrary` and its default cache (a collection's first run embeds
  * its skills once).
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     'no-model': { type: 'boolean' },
     'no-rerank': { type: 'boolean' },
     only: { type: 'string' },
+    background: { type: 'string' },
+    'whole-corpus': { type: 'boolean' },
     out: { type: 'string', default: 'bench/results/libraries.json' },
     quiet: { type: 'boolean' },
   },
@@ -78,7 +81,8 @@ interface LibraryResult {
 }
 
 async function evaluate(lib: Library): Promise<LibraryResult> {
-  const svc = await openLibrary({ root: lib.root, noModel: values['no-model'] });
+  const settings = values.background !== undefined ? { backgroundWeight: Number(values.background) } : undefined;
+  const svc = await openLibrary({ root: lib.root, noModel: values['no-model'], settings });
   try {
     const stats = await svc.index();
     const rows: ScoredQuery[] = [];
@@ -128,6 +132,8 @@ const pct = (x: number | null) => (x === null ? '-' : (x * 100).toFixed(1));
 async function main(): Promise<void> {
   const dev = parseQueries(readFileSync(values.queries!, 'utf8'), values.queries);
   let libs = [...realSuites(values.realsuites!), ...collections(values.corpus!, dev)];
+  // The whole corpus as one library, with every dev request (what `eval` on the corpus reports).
+  if (values['whole-corpus']) libs.push({ name: 'corpus (all collections)', root: values.corpus!, queries: dev });
   if (values.only) {
     const only = new Set(values.only.split(','));
     libs = libs.filter((l) => only.has(l.name));

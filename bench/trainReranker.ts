@@ -47,6 +47,8 @@ import { Translator } from '../src/core/text/translator';
 import { cedictDictionary } from '../src/node/cedictDictionary';
 import { jiebaSegmenter } from '../src/node/jiebaSegmenter';
 import { openLibrary } from '../src/node/library';
+import type { PoolList } from './poolLists';
+import { fitRelevance, recordPools } from './relevanceFit';
 
 const { values } = parseArgs({
   options: {
@@ -113,6 +115,8 @@ function hitAt1(lists: readonly TrainingList[], score: (l: TrainingList) => numb
 
 interface Recorded {
   lists: Record<Regime, TrainingList[]>;
+  /** Lists routed in libraries of many sizes, for the relevance model (bench/poolLists.ts). */
+  pools?: Record<Regime, PoolList[]>;
   requestCount: number;
   /** Labelled queries (--dev), recorded the same way; only --cv reads them. */
   dev?: { lists: Record<Regime, TrainingList[]>; queries: { required: string[]; alsoOk: string[]; direction?: string }[] };
@@ -170,6 +174,7 @@ async function main(): Promise<void> {
   const devFile = values['no-dev'] || !existsSync(values.dev!) ? undefined : values.dev;
   if (devFile && !recorded.dev) recorded.dev = await recordDev(devFile);
   if (!devFile) delete recorded.dev;
+  recorded.pools ??= await recordPools(values.library!, log);
   if (values.lists && (!existsSync(values.lists) || devFile)) writeFileSync(values.lists, JSON.stringify(recorded));
   const { lists, requestCount } = recorded;
   if (values.cv) {
@@ -195,8 +200,11 @@ async function main(): Promise<void> {
     ...lists.lexical.filter(inTrain).map((list) => ({ list, dense: false })),
   ]);
   log(`set size: minShare ${setFit.minShare}, minNovel ${setFit.minNovel} (balanced accuracy ${pct(setFit.accuracy)})`);
+  const fitted = fitRelevance({ ...withPrior, set: { minShare: setFit.minShare, minNovel: setFit.minNovel } }, recorded.pools);
+  log(`relevance: floor ${fitted.relevance.floor}, strong ${fitted.relevance.strong}${fitted.report}`);
   const model: RerankerModel = checkModel({
     ...withPrior,
+    relevance: fitted.relevance,
     id: 'skill-router-listwise@1',
     set: { minShare: setFit.minShare, minNovel: setFit.minNovel },
     training: {
@@ -207,6 +215,7 @@ async function main(): Promise<void> {
       prior: recorded.dev ? `chosen from ${PRIOR_GRID.join(', ')} by mean Hit@1 + NDCG@10 over ${recorded.dev.queries.length} labelled queries` : 'default',
       report,
       setSizeBalancedAccuracy: setFit.accuracy,
+      relevance: fitted.summary,
     },
   });
   const text = `${JSON.stringify(model, null, 1)}\n`;
@@ -353,6 +362,16 @@ export function maxDifference(a: RerankerModel, b: RerankerModel): number {
     }
   }
   if (a.set.minShare !== b.set.minShare || a.set.minNovel !== b.set.minNovel) return Infinity;
+  if (!a.relevance !== !b.relevance) return Infinity;
+  if (a.relevance && b.relevance) {
+    if (a.relevance.floor !== b.relevance.floor || a.relevance.strong !== b.relevance.strong) return Infinity;
+    for (const regime of ['dense', 'lexical'] as const) {
+      const x = a.relevance[regime];
+      const y = b.relevance[regime];
+      for (const key of ['mean', 'std', 'weights'] as const) for (let i = 0; i < x[key].length; i++) d = Math.max(d, Math.abs(x[key][i] - y[key][i]));
+      d = Math.max(d, Math.abs(x.bias - y.bias));
+    }
+  }
   return d;
 }
 

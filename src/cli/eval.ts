@@ -6,10 +6,12 @@ import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SkillService } from '../core/service';
+import type { RouteResult, SkillService } from '../core/service';
 import {
   METRIC_KEYS,
   percentile,
+  abstained,
+  negativeHeld,
   scoreQuery,
   summarize,
   type EvalSummary,
@@ -179,6 +181,9 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     warnUnknownIds(io, parsed.queries, queries, new Set(service.skills().map((s) => s.id)));
 
     const rows: ScoredQuery[] = [];
+    const negatives = { n: 0, passed: 0, noSkill: { n: 0, passed: 0 }, boundary: { n: 0, passed: 0 } };
+    let abstainedOn = 0;
+    let matchReported = false;
     const times: number[] = [];
     const perQuery: string[] = [];
     let dense: string | null = null;
@@ -192,9 +197,25 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
       if ('model' in result.dense) dense = result.dense.model;
       if (result.candidates.some((c) => c.scores.rerank !== null)) reranked = true;
       const top = result.candidates.map((c) => c.skillId);
-      const metrics = scoreQuery(top, { required: q.skillIds, alsoOk: q.alsoOk });
-      rows.push({ size: q.skillIds.length, ...(q.direction ? { direction: q.direction } : {}), metrics });
-      if (parsed.perQuery) perQuery.push(JSON.stringify(perQueryRecord(q, top, result.candidates, metrics, ms)));
+      const answer = { match: result.match, results: result.candidates.map((c) => ({ id: c.skillId, relevant: c.relevant })) };
+      if (result.match) matchReported = true;
+      // A request no skill should answer has no ranking metrics; its negative part is counted below.
+      const metrics = q.skillIds.length ? scoreQuery(top, { required: q.skillIds, alsoOk: q.alsoOk }) : null;
+      if (metrics) {
+        rows.push({ size: q.skillIds.length, ...(q.direction ? { direction: q.direction } : {}), metrics });
+        if (abstained(answer)) abstainedOn++;
+      }
+      const held = negativeHeld({ required: q.skillIds, not: q.not }, answer);
+      if (held !== null) {
+        const kind = q.skillIds.length ? negatives.boundary : negatives.noSkill;
+        negatives.n++;
+        kind.n++;
+        if (held) {
+          negatives.passed++;
+          kind.passed++;
+        }
+      }
+      if (parsed.perQuery) perQuery.push(JSON.stringify(perQueryRecord(q, top, result, metrics, held, ms)));
       if (!parsed.quiet && ((i + 1) % step === 0 || i + 1 === queries.length)) {
         io.stderr(`eval: ${i + 1}/${queries.length} queries (${Math.round(((i + 1) / queries.length) * 100)}%)\n`);
       }
@@ -214,14 +235,24 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
       queryMsP50: round(percentile(times, 50), 1),
       queryMsP95: round(percentile(times, 95), 1),
     };
+    const outcome = { negatives, abstained: matchReported ? abstainedOn : null };
     if (parsed.json) {
-      io.stdout(JSON.stringify(evalJson(summary, { skills: stats.skills, top: parsed.top, dense, rerank: reranked, timing }), null, 2) + '\n');
+      io.stdout(JSON.stringify(evalJson(summary, { skills: stats.skills, top: parsed.top, dense, rerank: reranked, timing, ...outcome }), null, 2) + '\n');
     } else {
       io.stdout(
         `${summary.n} queries, ${stats.skills} skills, top ${parsed.top}, ` +
           `dense ${dense ?? 'off'}, rerank ${reranked ? 'on' : 'off'}\n\n`,
       );
-      io.stdout(formatEvalTable(summary));
+      if (summary.n) io.stdout(formatEvalTable(summary));
+      if (negatives.n) {
+        io.stdout(
+          `\nnegatives: ${negatives.passed} of ${negatives.n} held (no skill should answer: ${negatives.noSkill.passed}/${negatives.noSkill.n}; ` +
+            `named skills kept off the top: ${negatives.boundary.passed}/${negatives.boundary.n})` +
+            (matchReported ? '' : '; this run reports no relevance (rerank off or another reranker), so no request is answered with "no skill fits"') +
+            '\n',
+        );
+      }
+      if (matchReported && summary.n) io.stdout(`abstained: ${abstainedOn} of ${summary.n} requests that need a skill got "no skill fits"\n`);
       io.stdout(`\ntiming: index ${timing.indexMs} ms, query p50 ${timing.queryMsP50} ms, p95 ${timing.queryMsP95} ms\n`);
     }
     return EXIT_OK;
@@ -243,6 +274,10 @@ interface EvalRunInfo {
   dense: string | null;
   rerank: boolean;
   timing: { indexMs: number; queryMsP50: number; queryMsP95: number };
+  /** Negatives of the file: requests no skill should answer, and boundary skills kept off the top. */
+  negatives: { n: number; passed: number; noSkill: { n: number; passed: number }; boundary: { n: number; passed: number } };
+  /** Requests that need a skill but got "no skill fits"; null when the run reports no relevance. */
+  abstained: number | null;
 }
 
 /**
@@ -261,6 +296,8 @@ export function evalJson(summary: EvalSummary, info: EvalRunInfo): Record<string
     overall: roundSummary(summary.overall),
     byK: groups(summary.byK),
     byDirection: groups(summary.byDirection),
+    negatives: info.negatives,
+    abstained: info.abstained,
     timing: info.timing,
   };
 }
@@ -293,8 +330,9 @@ function warnUnknownIds(io: CliIo, source: string, queries: readonly EvalQuery[]
 function perQueryRecord(
   q: EvalQuery,
   top: readonly string[],
-  candidates: readonly { skillId: string; scores: { final: number } }[],
-  metrics: QueryMetrics,
+  result: Pick<RouteResult, 'candidates' | 'match'>,
+  metrics: QueryMetrics | null,
+  negativeHeld: boolean | null,
   ms: number,
 ): Record<string, unknown> {
   const ranks: Record<string, number | null> = {};
@@ -310,9 +348,12 @@ function perQueryRecord(
     query: q.query,
     skill_ids: q.skillIds,
     also_ok: q.alsoOk,
+    ...(q.not.length ? { not: q.not } : {}),
     ranks,
-    top: candidates.map((c, i) => ({ rank: i + 1, id: c.skillId, score: round(c.scores.final, 4) })),
-    metrics: roundMetrics(metrics),
+    ...(result.match ? { match: result.match } : {}),
+    top: result.candidates.map((c, i) => ({ rank: i + 1, id: c.skillId, score: round(c.scores.final, 4), ...(c.relevant !== undefined ? { relevant: c.relevant } : {}) })),
+    metrics: metrics ? roundMetrics(metrics) : null,
+    ...(negativeHeld !== null ? { negative_held: negativeHeld } : {}),
     ms: round(ms, 1),
   };
 }

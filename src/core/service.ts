@@ -17,7 +17,12 @@ export interface StageScores {
   lexicalWeight?: number;
   /** Reranker score (null when reranking is off). */
   rerank: number | null;
-  /** The score the final order is sorted by. */
+  /**
+   * Calibrated relevance: the probability that the request needs this skill, comparable across
+   * requests and libraries (absent when reranking is off or the reranker has no calibration).
+   */
+  relevance?: number;
+  /** The score shown for the ranking: the relevance when there is one, else the rerank or fused score. */
   final: number;
 }
 

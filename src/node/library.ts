@@ -26,6 +26,7 @@ import { JsonlWorkspace } from './jsonlWorkspace';
 import { OnnxCrossEncoder } from './onnxCrossEncoder';
 import { OnnxEmbedder } from './onnxEmbedder';
 import { FileVectorCache } from './vectorCache';
+import { loadBackground } from './backgroundFile';
 import { EMBED_WORKER_FILE, embedWorkerFile, WorkerEmbedder } from './workerEmbedder';
 
 export type Device = 'cpu' | 'cuda' | 'dml' | 'coreml';
@@ -143,6 +144,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   }
   const segmenter = lazySegmenter(log);
   return createSkillService({
+    background: loadBackground(path.join(packageRoot(), 'models'), log),
     root,
     workspace,
     embedder,

@@ -8,6 +8,7 @@
  * The same judgement feeds the `skill.conflict` findings, the reranker's compatibility features
  * and set selection in routing.
  */
+import { blendedIdf, type BackgroundPrior } from '../index/background';
 import type { SkillDoc } from '../types';
 import type { PairFinding } from './types';
 import {
@@ -119,6 +120,9 @@ export function profileText(doc: Pick<SkillDoc, 'name' | 'description'>): string
 /** Tokenises text into analysed terms (the engine's `analyse` with its segmenter). */
 export type Analyser = (text: string) => string[];
 
+/** TF-IDF's idf of a term held by `df` of `n` skills (an unseen term counts as held by one). */
+const tfidfIdf = (df: number, n: number) => Math.log(1 + n / Math.max(1, df));
+
 /** The per-skill profiles of one library, with the document frequencies the TF-IDF weights use. */
 export class SkillProfiles {
   private readonly byId = new Map<string, SkillProfile>();
@@ -129,6 +133,8 @@ export class SkillProfiles {
     docs: readonly SkillDoc[],
     private readonly analyser: Analyser,
     private readonly vectorOf: (id: string) => Float32Array | undefined = () => undefined,
+    /** Background term statistics: a small library's rare terms stay rare (see index/background.ts). */
+    private readonly background: BackgroundPrior | null = null,
   ) {
     const termLists = new Map<string, string[]>();
     const df = new Map<string, number>();
@@ -138,13 +144,16 @@ export class SkillProfiles {
       for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
     }
     this.n = Math.max(docs.length, 1);
-    for (const [t, f] of df) this.idf.set(t, Math.log(1 + this.n / f));
+    for (const [t, f] of df) this.idf.set(t, blendedIdf(t, f, this.n, background, tfidfIdf));
     for (const doc of docs) this.byId.set(doc.id, this.build(doc, termLists.get(doc.id)!));
   }
 
   /** Inverse document frequency of an analysed term over name + description (unseen terms: the rarest). */
   idfOf(term: string): number {
-    return this.idf.get(term) ?? Math.log(1 + this.n);
+    const known = this.idf.get(term);
+    if (known !== undefined) return known;
+    // Unseen in the library: the rarest, unless the background knows it as a common word.
+    return blendedIdf(term, 0, this.n, this.background, tfidfIdf);
   }
 
   get(id: string): SkillProfile | undefined {

@@ -4,6 +4,11 @@
  * add/remove so an edited skill re-indexes alone.
  */
 
+import { blendedIdf, type BackgroundPrior } from './background';
+
+/** BM25's idf of a term held by `df` of `n` documents. */
+const bm25Idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
 export const FIELDS = ['name', 'description', 'headings', 'body', 'bridge', 'bridgeBody'] as const;
 export type Field = (typeof FIELDS)[number];
 /**
@@ -121,7 +126,11 @@ export class LexicalIndex {
   /** `nativeDocs` results (null: no document) and their counts, since the last change. */
   private readonly nativeDocsCache = new Map<string, { bits: Uint32Array | null; n: number }>();
 
-  constructor(readonly params: Bm25Params = DEFAULT_BM25) {}
+  constructor(
+    readonly params: Bm25Params = DEFAULT_BM25,
+    /** Background term statistics that keep a small library's rare terms rare (see background.ts). */
+    readonly background: BackgroundPrior | null = null,
+  ) {}
 
   get size(): number {
     return this.slotOf.size;
@@ -291,6 +300,14 @@ export class LexicalIndex {
     this.nativeDocsCache.clear();
   }
 
+  /** Every indexed term with its document frequency among live documents (for background statistics). */
+  *frequencies(): IterableIterator<[string, number]> {
+    for (const term of this.termIds.keys()) {
+      const n = this.df(term);
+      if (n > 0) yield [term, n];
+    }
+  }
+
   /** Document frequency of a term among live documents. */
   df(term: string): number {
     const cached = this.dfCache.get(term);
@@ -359,9 +376,15 @@ export class LexicalIndex {
   }
 
   idf(term: string): number {
-    const n = this.size;
-    const df = this.df(term);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return blendedIdf(term, this.df(term), this.size, this.background, bm25Idf);
+  }
+
+  /** The largest idf a term held by one skill can have (what query sharpening divides by). */
+  maxIdf(): number {
+    const own = Math.log(1 + (this.size + 0.5) / 1.5);
+    if (!this.background || this.background.weight <= 0) return own;
+    const pool = Math.log(1 + (this.background.frequencies.size + 0.5) / 1.5);
+    return Math.pow(own, 1 - this.background.weight) * Math.pow(pool, this.background.weight);
   }
 
   /**

@@ -23,6 +23,7 @@ import { CancelledError, throwIfCancelled } from '../types';
 import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
 import { orderBy, type ListReranker } from './rerank';
+import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, type FieldCache, type ListFeatures } from './rerankFeatures';
 import { analyseRequest, denseQueryText, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
@@ -60,12 +61,16 @@ export interface PipelineParts {
    * reranking is off): thresholds are fitted to one scale of scores.
    */
   set: { reranked: SetOptions; firstStage: SetOptions };
+  /** Calibrated relevance over the reranker's scores (the shipped model's only; see relevance.ts). */
+  relevance?: RelevanceModel;
   log: Logger;
 }
 
 /** One candidate of a ranking: its first-stage scores and, in the reranked head, its rerank score. */
 export interface RankedCandidate extends FusedCandidate {
   rerank: number | null;
+  /** Calibrated relevance (0 past the reranked head); null without a relevance model. */
+  relevance: number | null;
 }
 
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
@@ -79,6 +84,10 @@ export interface Ranking {
   dense: RouteResult['dense'];
   /** The reranker that ordered the head, null when reranking was off. */
   reranker: string | null;
+  /** How well the library answers the request; null without a relevance model. */
+  match: 'strong' | 'weak' | 'none' | null;
+  /** Relevance at or above which a candidate is relevant; null without a relevance model. */
+  floor: number | null;
   timings: RouteTimings;
 }
 
@@ -208,11 +217,13 @@ export class RoutingPipeline {
       throwIfCancelled(opts.token);
       if (doSelect) selection = this.select(pool, features, scores);
     }
+    const model = this.parts.relevance;
+    const relevance = model && scores && features ? relevanceOf(model[head.some((c) => c.dense !== null) ? 'dense' : 'lexical'], relevanceRows(features, scores)) : null;
     const rerankMs = performance.now() - t;
     const order = selection?.order ?? (scores ? orderBy(scores) : head.map((_, i) => i));
     const candidates: RankedCandidate[] = [
-      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null })),
-      ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null })),
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null })),
+      ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null })),
     ];
     let set: RouteSet | null = null;
     if (selection && features) {
@@ -235,6 +246,8 @@ export class RoutingPipeline {
           ? { model: embedder.info.id }
           : { disabled: this.parts.embedderError ?? 'no embedding model configured' },
       reranker: scores ? this.parts.reranker.id : null,
+      match: relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null,
+      floor: relevance && model ? model.floor : null,
       timings: { ...timings, rerankMs, totalMs: performance.now() - t0 },
     };
   }

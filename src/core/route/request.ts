@@ -64,7 +64,7 @@ export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstSt
   for (const [t, n] of prose) out.set(t, 1 + Math.log(n));
   for (const [t, n] of code) if (!out.has(t)) out.set(t, s.codeLineWeight * (1 + Math.log(n)));
   if (s.idfPower !== 0 && out.size) {
-    const maxIdf = Math.log(1 + (lexical.size + 0.5) / 1.5);
+    const maxIdf = lexical.maxIdf();
     for (const [t, w] of out) out.set(t, w * Math.pow(Math.max(lexical.idf(t), 0.01) / maxIdf, s.idfPower));
   }
   return out;

@@ -9,6 +9,7 @@ import shipped from '../../../models/reranker/weights.json';
 import type { CancelToken, CrossEncoder } from '../types';
 import type { AnalysedRequest } from './request';
 import type { FusedCandidate } from './retrieve';
+import { checkRelevance, type RelevanceModel } from './relevance';
 import { contextFeatures, CONTEXT_FEATURES, POINT, POINT_FEATURES, type ListFeatures } from './rerankFeatures';
 
 /** What the rerank stage scores: the head of one request's pool and its features. */
@@ -52,6 +53,8 @@ export interface RerankerModel {
    * pipeline's composition passes them to set selection when this model reranks.
    */
   set: { minShare: number; minNovel: number };
+  /** Calibrated relevance over this model's scores (relevance.ts); absent in older files. */
+  relevance?: RelevanceModel;
   /** How it was trained (seed, counts, loss), for the manifest and the reproduction test. */
   training: Record<string, unknown>;
 }
@@ -69,6 +72,7 @@ export function checkModel(model: RerankerModel): RerankerModel {
       throw new Error(`reranker ${model.id}: regime ${name} has the wrong number of weights`);
     }
   }
+  if (model.relevance) checkRelevance(model.relevance);
   return model;
 }
 

@@ -46,7 +46,8 @@ export interface DenseHits {
 /** The first stage over one library's indexes. */
 export class FirstStage {
   constructor(
-    private readonly lexical: LexicalIndex,
+    /** The library's lexical index (benches read its term statistics). */
+    readonly lexical: LexicalIndex,
     private readonly dense: DenseStore | null,
     /** Analysed name, description and bridge terms of a skill (pseudo-relevance feedback reads them). */
     private readonly feedback: (id: string) => readonly string[],

@@ -44,10 +44,16 @@ export interface RoutingSettings extends FirstStageSettings {
   rerankDepth: number;
   /** BM25F parameters (the lexical index's defaults when absent). */
   bm25?: Bm25Params;
+  /**
+   * Share of the background term statistics in every idf, 0 (off: the library's own counts) to 1
+   * (see index/background.ts): how much a large pool's rarity weighs against the library's.
+   */
+  backgroundWeight: number;
 }
 
 export const DEFAULT_ROUTING: RoutingSettings = {
   ...DEFAULT_FIRST_STAGE,
   poolSize: 100,
   rerankDepth: 20,
+  backgroundWeight: 0,
 };

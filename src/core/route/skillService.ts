@@ -8,6 +8,7 @@ import { DEFAULT_CONFLICT, judgeSet, profileText, SkillProfiles, type ConflictOp
 import type { DuplicateOptions } from '../analysis/duplicates';
 import { scanPairs } from '../analysis/pairScan';
 import type { PairFinding } from '../analysis/types';
+import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
 import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
 import { readSkills } from '../index/readSkills';
 import { runTimeSliced } from '../jobs/timeSliced';
@@ -26,6 +27,7 @@ import { BruteForceIndex, DenseStore } from './denseStore';
 import { RoutingPipeline, type IndexedLibrary } from './pipeline';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListReranker } from './rerank';
 import { FieldCache } from './rerankFeatures';
+import type { RelevanceModel } from './relevance';
 import { DEFAULT_SET, type SetOptions } from './setSelection';
 import { DEFAULT_ROUTING, type RoutingSettings } from './settings';
 import { nameKeys, ownBody, referenceKeys, SkillNames } from './crossRefs';
@@ -61,6 +63,8 @@ export interface SkillServiceInit {
   dictionary?: BilingualDictionary | null;
   profiles?: readonly ProfileId[];
   settings?: Partial<RoutingSettings>;
+  /** Term statistics of a large reference pool (see index/background.ts), weighed by `settings.backgroundWeight`. */
+  background?: BackgroundFrequencies | null;
   duplicates?: Partial<DuplicateOptions>;
   /** SKIP-conflict thresholds (see analysis/conflicts.ts). */
   conflicts?: Partial<ConflictOptions>;
@@ -139,6 +143,8 @@ class Engine implements RoutingEngine {
   private readonly profileIds: readonly ProfileId[];
   private readonly entries = new Map<string, Entry>();
   private readonly lexical: LexicalIndex;
+  /** The background term statistics and their weight, when given. */
+  private readonly prior: BackgroundPrior | null;
   private readonly text: TextContext;
   private readonly dense: DenseStore | null = null;
   /** Part of every analysis key: changes when the analyser's output for a probe text changes. */
@@ -158,7 +164,8 @@ class Engine implements RoutingEngine {
     this.settings = { ...DEFAULT_ROUTING, ...init.settings };
     this.log = init.logger ?? SILENT_LOGGER;
     this.profileIds = init.profiles ?? ['spec'];
-    this.lexical = new LexicalIndex(this.settings.bm25);
+    this.prior = init.background && this.settings.backgroundWeight > 0 ? { frequencies: init.background, weight: this.settings.backgroundWeight } : null;
+    this.lexical = new LexicalIndex(this.settings.bm25, this.prior);
     this.text = {
       segmenter: init.segmenter,
       translator: init.dictionary ? new Translator(init.dictionary) : null,
@@ -188,7 +195,7 @@ class Engine implements RoutingEngine {
       profiles: () => this.profiles(),
       fields: this.fieldCache,
     };
-    const { reranker, fitted } = this.rerankStage();
+    const { reranker, fitted, relevance } = this.rerankStage();
     this.pipeline = new RoutingPipeline(library, {
       settings: this.settings,
       text: this.text,
@@ -196,21 +203,23 @@ class Engine implements RoutingEngine {
       embedderError: init.embedderError,
       reranker,
       set: { reranked: { ...DEFAULT_SET, ...fitted, ...init.set }, firstStage: { ...DEFAULT_SET, ...init.set } },
+      relevance,
       log: this.log,
     });
   }
 
   /**
    * The rerank stage: the injected one, a cross-encoder, or the shipped learned reranker (the
-   * heuristic one when its weights do not fit this build), and the set thresholds fitted to its
-   * scores (the learned model's only: others use the defaults).
+   * heuristic one when its weights do not fit this build), the set thresholds fitted to its
+   * scores and the relevance calibrated on them (the learned model's only: others use the default
+   * thresholds and report no relevance).
    */
-  private rerankStage(): { reranker: ListReranker; fitted?: Partial<SetOptions> } {
+  private rerankStage(): { reranker: ListReranker; fitted?: Partial<SetOptions>; relevance?: RelevanceModel } {
     if (this.init.reranker) return { reranker: this.init.reranker };
     if (this.init.crossEncoder) return { reranker: new CrossEncoderReranker(this.init.crossEncoder, (id) => this.rerankText(id)) };
     try {
       const learned = new LearnedReranker();
-      return { reranker: learned, fitted: learned.model.set };
+      return { reranker: learned, fitted: learned.model.set, relevance: learned.model.relevance };
     } catch (err) {
       this.log.warn(`${err instanceof Error ? err.message : err}; using the heuristic reranker`);
       return { reranker: new HeuristicReranker() };
@@ -270,7 +279,7 @@ class Engine implements RoutingEngine {
         next.set(text, terms);
         return terms;
       };
-      const profiles = new SkillProfiles(this.sorted, analyser, (id) => this.dense?.first(id));
+      const profiles = new SkillProfiles(this.sorted, analyser, (id) => this.dense?.first(id), this.prior);
       building = false;
       this.profileTerms = next;
       this.fieldCache.prune(new Set(this.entries.keys()));
@@ -298,13 +307,16 @@ class Engine implements RoutingEngine {
           ...(c.dense !== null ? { denseNorm: c.denseNorm } : {}),
           lexicalWeight: c.lexicalWeight,
           rerank: c.rerank,
-          final: c.rerank ?? c.fused,
+          ...(c.relevance !== null ? { relevance: c.relevance } : {}),
+          final: c.relevance ?? c.rerank ?? c.fused,
         },
         passage: explain ? explain(c.id) : null,
+        ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && c.relevance >= ranking.floor } : {}),
       };
     });
     const result: RouteResult = { query, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
     if (ranking.reranker) result.reranker = ranking.reranker;
+    if (ranking.match) result.match = ranking.match;
     if (ranking.request.readAs) result.readAs = ranking.request.readAs;
     if (ranking.set && candidates.length) {
       const size = Math.min(ranking.set.size, candidates.length);
@@ -614,7 +626,7 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
  * A short hash of what the analyser makes of a probe text (identifiers, stemming, stop words,
  * Markdown), so a snapshot written by a build that analyses differently is not reused.
  */
-function analysisFingerprint(): string {
+export function analysisFingerprint(): string {
   const probe =
     '# Extracting PDFs\nUse `pdfPlumber.extract_tables()` on scanned invoices; the CLI\'s --json flag, C++ and node.js.\n' +
     '- [docs](https://example.com/a_b) <b>running</b> reports, analyses, e-mails 2024-05-01\n```\nconst x = 1;\n```';

@@ -1,0 +1,96 @@
+/**
+ * Fits the relevance model (src/core/route/relevance.ts) for a trained reranker, on lists routed
+ * in libraries of many sizes (bench/poolLists.ts), and reports per library size how the reranker
+ * ranks there and how the relevance floor treats positives and negatives. Used by
+ * bench/trainReranker.ts, whose --check reproduces the result.
+ */
+import { decodeSkillBytes, parseSkill } from '../src/core/parse/skillDoc';
+import { modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
+import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from '../src/core/route/relevance';
+import { bestRelevance, chooseThresholds, trainRelevance, type RelevanceList } from '../src/core/route/relevanceTraining';
+import type { SkillDoc } from '../src/core/types';
+import { FsWorkspace } from '../src/node/fsWorkspace';
+import { DEFAULT_POOLS, poolLists, serves, type PoolList } from './poolLists';
+import { poolFactory } from './pools';
+
+export type Regime = 'dense' | 'lexical';
+
+/** The pool lists of both regimes (the model's and the words-only engine's). */
+export async function recordPools(root: string, log: (msg: string) => void): Promise<Record<Regime, PoolList[]>> {
+  const ws = new FsWorkspace(root);
+  const docs: SkillDoc[] = [];
+  const files = new Map<string, string>();
+  for (const ref of (await ws.list()).files) {
+    const { text, invalidUtf8 } = decodeSkillBytes(await ws.read(ref));
+    docs.push(parseSkill(ref, text, ['spec'], invalidUtf8));
+    files.set(ref.id, text);
+  }
+  docs.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const out = {} as Record<Regime, PoolList[]>;
+  for (const regime of ['dense', 'lexical'] as const) {
+    const factory = await poolFactory(root, docs, { noModel: regime === 'lexical', files });
+    try {
+      out[regime] = await poolLists(factory, { ...DEFAULT_POOLS, log: (m) => log(`${regime}: ${m}`) });
+    } finally {
+      await factory.dispose();
+    }
+  }
+  return out;
+}
+
+/** Every fifth pool is held out: the thresholds and the report come from pools the weights never saw. */
+const heldOut = (l: PoolList) => Number(l.pool.slice(l.pool.lastIndexOf('.') + 1)) % 5 === 4;
+
+function toRelevanceList(model: RerankerModel, l: PoolList, dense: boolean): RelevanceList & { bestIsNeeded: boolean; top: string } {
+  const probs = softmax(modelScores(model, l.features, dense).pass2);
+  const labels = l.negative ? l.features.ids.map(() => false) : l.features.ids.map((id) => serves(id, l.targets));
+  const best = orderBy(probs)[0];
+  return { rows: relevanceRows(l.features, probs), labels, negative: l.negative, bestIsNeeded: labels[best], top: l.features.ids[best] };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}`;
+
+/** Fits both regimes' weights and the shared thresholds; the report is a Markdown table per regime. */
+export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolList[]>): { relevance: RelevanceModel; report: string; summary: Record<string, unknown> } {
+  const weights = {} as Pick<RelevanceModel, 'dense' | 'lexical'>;
+  const held = {} as Record<Regime, ReturnType<typeof toRelevanceList>[]>;
+  for (const regime of ['dense', 'lexical'] as const) {
+    const lists = pools[regime].map((l) => ({ pool: l, list: toRelevanceList(model, l, regime === 'dense') }));
+    weights[regime] = trainRelevance(lists.filter((x) => !heldOut(x.pool)).map((x) => x.list));
+    held[regime] = lists.filter((x) => heldOut(x.pool)).map((x) => x.list);
+  }
+  // One floor and one strong threshold for both regimes: relevance is calibrated in each, so the
+  // same number means the same; chosen on the held-out pools of both.
+  const allHeld = [...held.dense, ...held.lexical];
+  const best = [...bestRelevance(weights.dense, held.dense), ...bestRelevance(weights.lexical, held.lexical)];
+  const { floor, strong } = chooseThresholds(best, allHeld, allHeld.map((l) => l.bestIsNeeded), { maxAbstain: 0.03, strongPrecision: 0.9 });
+  const relevance: RelevanceModel = { ...weights, floor, strong };
+
+  const lines: string[] = [];
+  const summary: Record<string, unknown> = { floor, strong };
+  for (const regime of ['dense', 'lexical'] as const) {
+    lines.push(`\n${regime} regime, held-out pools (floor ${floor}, strong ${strong}):\n`);
+    lines.push('| library size | positives | first-stage Hit@1 | reranker Hit@1 | positives abstained | near negatives rejected | far negatives rejected |');
+    lines.push('|--:|--:|--:|--:|--:|--:|--:|');
+    const rows: Record<string, unknown>[] = [];
+    const lists = pools[regime].filter(heldOut);
+    for (const size of [...new Set(lists.map((l) => l.size))].sort((a, b) => a - b)) {
+      const ofSize = lists.filter((l) => l.size === size);
+      const pos = ofSize.filter((l) => !l.negative && l.features.ids.some((id) => serves(id, l.targets)));
+      const first = pos.filter((l) => serves(l.features.ids[0], l.targets)).length;
+      const scored = pos.map((l) => toRelevanceList(model, l, regime === 'dense'));
+      const top = scored.filter((l) => l.bestIsNeeded).length;
+      const match = (l: PoolList) => matchOf(Math.max(...relevanceOf(weights[regime], toRelevanceList(model, l, regime === 'dense').rows)), relevance);
+      const abstained = pos.filter((l) => match(l) === 'none').length;
+      const collection = (l: PoolList) => l.pool.slice(0, l.pool.indexOf('#'));
+      const negs = ofSize.filter((l) => l.negative);
+      const near = negs.filter((l) => l.targets.every((t) => t.startsWith(`${collection(l)}/`)));
+      const far = negs.filter((l) => !near.includes(l));
+      const rejected = (xs: PoolList[]) => xs.filter((l) => match(l) === 'none').length;
+      lines.push(`| ${size} | ${pos.length} | ${pct(first / Math.max(1, pos.length))} | ${pct(top / Math.max(1, pos.length))} | ${pct(abstained / Math.max(1, pos.length))} | ${pct(rejected(near) / Math.max(1, near.length))} (${near.length}) | ${pct(rejected(far) / Math.max(1, far.length))} (${far.length}) |`);
+      rows.push({ size, positives: pos.length, firstStageHit1: first / Math.max(1, pos.length), rerankerHit1: top / Math.max(1, pos.length), abstained: abstained / Math.max(1, pos.length), nearRejected: rejected(near) / Math.max(1, near.length), farRejected: rejected(far) / Math.max(1, far.length) });
+    }
+    summary[regime] = rows;
+  }
+  return { relevance, report: lines.join('\n'), summary };
+}

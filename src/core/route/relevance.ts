@@ -1,0 +1,105 @@
+/**
+ * Calibrated relevance: the probability that a routed skill is one the request needs, comparable
+ * across requests and libraries, and the abstention it allows ("no skill in this library fits").
+ *
+ * The reranker's scores rank one request's candidates; they say nothing about whether the best of
+ * them is any good (a softmax always sums to one: in a .NET library, "Write me a Python Flask REST
+ * API" got a .NET skill at 1.000). Relevance adds what does carry across requests: how much of the
+ * request the best candidate's own text covers (IDF-weighted), its best passage, its dense cosine,
+ * whether the request names it or names another language or platform, how peaked the reranker's
+ * distribution is. A logistic model over
+ *
+ *   relevance_i = σ(w_gap · gap_i + h(best candidate, request))
+ *
+ * with gap_i = ln(p_i / p_best) ≤ 0 (the reranker's log-odds below the best) and w_gap ≥ 0, so
+ * within a request relevance follows the reranker's order: the ranking is the reranker's, and the
+ * score shown for it means the same in every request. Weights are fitted by bench/trainReranker.ts
+ * on pseudo-requests routed in libraries of 5 to 200 skills cut from the corpus, with negatives
+ * (requests written for skills that are not in the library), and ship with the reranker's weights.
+ */
+import { POINT, type ListFeatures } from './rerankFeatures';
+
+export const RELEVANCE_FEATURES = [
+  'gap',
+  'bestProbability',
+  'bestNameDescription',
+  'bestPassage',
+  'bestBody',
+  'bestHeadings',
+  'bestDense',
+  'bestNameMention',
+  'bestFacetClash',
+  'bestFacetAgree',
+  'bestTfidf',
+  'requestTerms',
+] as const;
+
+export type RelevanceFeature = (typeof RELEVANCE_FEATURES)[number];
+
+/** Logistic weights of one regime (with or without dense scores) over standardised features. */
+export interface RelevanceWeights {
+  mean: number[];
+  std: number[];
+  weights: number[];
+  bias: number;
+}
+
+export interface RelevanceModel {
+  dense: RelevanceWeights;
+  lexical: RelevanceWeights;
+  /** Relevance at or above which a result is relevant; a request whose best is below it gets `match: "none"`. */
+  floor: number;
+  /** Relevance of the best result at or above which the match is `strong` (between the two: `weak`). */
+  strong: number;
+}
+
+/** Features of every candidate for the reranker's probabilities `probs` (one per candidate). */
+export function relevanceRows(features: ListFeatures, probs: readonly number[]): number[][] {
+  if (!probs.length) return [];
+  let best = 0;
+  for (let i = 1; i < probs.length; i++) if (probs[i] > probs[best]) best = i;
+  const x = features.point[best];
+  const shared: Omit<Record<RelevanceFeature, number>, 'gap'> = {
+    bestProbability: probs[best],
+    bestNameDescription: x[POINT.requestInNameDescription],
+    bestPassage: x[POINT.requestInBestPassage],
+    bestBody: x[POINT.requestInBody],
+    bestHeadings: x[POINT.requestInHeadings],
+    bestDense: x[POINT.dense],
+    bestNameMention: x[POINT.nameMention],
+    bestFacetClash: x[POINT.facetClash],
+    bestFacetAgree: x[POINT.facetAgree],
+    bestTfidf: x[POINT.tfidfCosine],
+    requestTerms: Math.log1p(features.termWeights.length),
+  };
+  const floor = 1e-12;
+  return probs.map((p) => {
+    const row: Record<RelevanceFeature, number> = { ...shared, gap: Math.log(Math.max(p, floor) / Math.max(probs[best], floor)) };
+    return RELEVANCE_FEATURES.map((name) => row[name]);
+  });
+}
+
+/** σ of the linear score of each row. */
+export function relevanceOf(w: RelevanceWeights, rows: readonly (readonly number[])[]): number[] {
+  return rows.map((x) => {
+    let z = w.bias;
+    for (let k = 0; k < w.weights.length; k++) z += w.weights[k] * ((x[k] - w.mean[k]) / (w.std[k] || 1));
+    return 1 / (1 + Math.exp(-z));
+  });
+}
+
+/** How well the library answers a request, from its best result's relevance. */
+export function matchOf(best: number | undefined, model: Pick<RelevanceModel, 'floor' | 'strong'>): 'strong' | 'weak' | 'none' {
+  if (best === undefined || best < model.floor) return 'none';
+  return best >= model.strong ? 'strong' : 'weak';
+}
+
+/** Checks a relevance model against the features of this build; throws with the first difference. */
+export function checkRelevance(m: RelevanceModel): RelevanceModel {
+  const n = RELEVANCE_FEATURES.length;
+  for (const [name, w] of [['dense', m.dense], ['lexical', m.lexical]] as const) {
+    if (w.weights.length !== n || w.mean.length !== n || w.std.length !== n || typeof w.bias !== 'number') throw new Error(`relevance model: regime ${name} has the wrong number of weights`);
+  }
+  if (!(m.floor >= 0 && m.floor <= 1 && m.strong >= m.floor && m.strong <= 1)) throw new Error('relevance model: floor and strong must satisfy 0 <= floor <= strong <= 1');
+  return m;
+}
