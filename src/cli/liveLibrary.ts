@@ -90,6 +90,8 @@ export class LiveLibrary {
    */
   async apply(paths: readonly string[] | 'all'): Promise<LibraryChange> {
     await this.ready.catch(() => undefined);
+    // An event on the root itself names no file: re-read the library (stamps make that cheap).
+    if (paths !== 'all' && paths.some((p) => path.resolve(p) === path.resolve(this.root))) paths = 'all';
     return this.run(async () => {
       if (this.closed) return { updated: [], removed: [], full: false };
       if (paths === 'all') {

@@ -161,6 +161,8 @@ describe('cli: skill-router mcp over stdio (the SDK client against the real serv
     assert.match(a.set[0].why ?? '', /^Best match/);
     assert.match(a.text, /^Use pdf-extract\.\n/);
     assert.match(a.text, new RegExp(`SKILL\\.md: ${join(lib, 'pdf-extract', 'SKILL.md').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const codex = await search(server, { request: 'get the text out of this scanned PDF contract', client: 'codex' });
+    assert.deepEqual(codex.set.map((x) => x.id), a.set.map((x) => x.id), 'a client changes how skills are shown, not the routing');
   });
 
   it('reads a skill: its SKILL.md, a file of its folder, and the file list without links that leave the library', async () => {
