@@ -5,10 +5,11 @@
  * `search_skills` latency p50/p95 over the dev requests, measured at the client (the round trip
  * over stdio), the server's RSS, and Hit@1 of the tool's first result; also the prompt hook's
  * wall time per prompt (a fresh process each time, as Claude Code runs it). Prints a table and
- * writes bench/results/mcp.json with the load average. Never pass/fail.
+ * writes bench/results/mcp.json (or --out) with the load average. Never pass/fail. The Hit@1 is
+ * there to compare with `eval` on the same requests: the tool's ranking is `route`'s.
  *
  *   node esbuild.mjs --bench && node out/bench/mcp.js [--library DIR] [--queries FILE.jsonl]
- *        [--limit N] [--hook-runs N] [--no-model] [--lean]
+ *        [--limit N] [--hook-runs N] [--no-model] [--lean] [--out FILE.json]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     'no-model': { type: 'boolean' },
     // The language server's memory settings (src/shared/serverProcess.ts), to compare.
     lean: { type: 'boolean' },
+    out: { type: 'string', default: path.join(ROOT, 'bench/results/mcp.json') },
   },
 });
 
@@ -138,8 +140,9 @@ async function main(): Promise<void> {
   console.log(`| server RSS after first answer / after all requests (peak) | ${rssReady?.rssMb ?? '-'} / ${rssAfter?.rssMb ?? '-'} MB (${rssAfter?.peakMb ?? '-'}) |`);
   console.log(`| Hit@1 of the tool's first result | ${(result.hit1 * 100).toFixed(1)} |`);
   console.log(`| hook, fresh process per prompt, p50 of ${hookMs.length} | ${f1(result.hookMsP50)} ms |`);
-  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(ROOT, 'bench/results/mcp.json'), `${JSON.stringify(result, null, 2)}\n`);
+  const out = path.resolve(String(values.out));
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 }
 
 main().catch((err) => {

@@ -32,7 +32,9 @@ Exit codes: 0 on any input (with or without output), 1 bad arguments or no libra
 which Claude Code reads as "block the prompt".
 `;
 
+/** Characters the context block may take by default (about 375 tokens). */
 export const DEFAULT_BUDGET = 1500;
+/** The smallest budget that holds a header and one skill's name and id. */
 export const MIN_BUDGET = 200;
 /** Bytes of stdin read; the rest is drained unread (a prompt is routed on its first 16 KB anyway). */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -72,7 +74,9 @@ export async function runHook(args: string[], io: CliIo, deps: LibraryDeps): Pro
     io.stderr(`skill-router hook: ${(err as Error).message}\n`);
     return EXIT_HOOK_FAILURE;
   }
-  const input = await readInput(io.stdin ?? process.stdin);
+  const stdin = io.stdin ?? process.stdin;
+  if ((stdin as { isTTY?: boolean }).isTTY) io.stderr('skill-router hook: reading the prompt from stdin (end it with Ctrl-D)\n');
+  const input = await readInput(stdin);
   const prompt = promptOf(input.bytes, input.cut);
   if (prompt === null) return EXIT_OK;
   const request = capRequest(prompt);

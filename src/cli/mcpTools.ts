@@ -25,10 +25,13 @@ export interface ToolLibrary {
   skills(): readonly SkillDoc[];
 }
 
+/** Results of `search_skills` by default: the set (at most 3) and a few more to choose from. */
 export const DEFAULT_TOP_K = 5;
-/** The reranker orders the first 20 candidates; deeper ones are first-stage order. */
+/** Most results of `search_skills`: the reranker orders the first 20; deeper ones are first-stage order. */
 export const MAX_TOP_K = 20;
+/** Skills per `list_skills` page by default. */
 export const DEFAULT_LIST_LIMIT = 100;
+/** Most skills per `list_skills` page (at most ~512 KB of descriptions at the spec's 1,024-character limit). */
 export const MAX_LIST_LIMIT = 500;
 /** Characters of a description in `list_skills` (the spec's limit). */
 const LIST_DESCRIPTION_CHARS = 1024;

@@ -86,6 +86,13 @@ describe('cli: skill-router hook', function () {
     assert.equal(r.stdout, '');
   });
 
+  it('--help prints the usage and exits 0', () => {
+    const r = spawnSync(process.execPath, [CLI, 'hook', '--help'], { encoding: 'utf8' });
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^Usage: skill-router hook --library <dir> \[--budget 1500\] \[--json\]/);
+    assert.match(r.stdout, /Never 2/);
+  });
+
   it('main() in process reads the prompt from io.stdin', async () => {
     const main = (require(CLI) as { main: (io: object) => Promise<number> }).main;
     let stdout = '';

@@ -258,6 +258,18 @@ describe('cli: skill-router mcp as a process', function () {
     }
   });
 
+  it('--help prints the usage, and unknown flags exit 2 pointing at it', () => {
+    const help = spawnSync(process.execPath, [CLI, 'mcp', '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /^Usage: skill-router mcp --library <dir>/);
+    const bad = spawnSync(process.execPath, [CLI, 'mcp', '--colour'], { encoding: 'utf8', input: '' });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /Run "skill-router mcp --help" for usage/);
+    const usage = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    assert.match(usage.stdout, /mcp --library <dir> +MCP server over stdio/);
+    assert.match(usage.stdout, /hook --library <dir> +Prompt hook/);
+  });
+
   it('exits 2 with a message for a library that does not exist', () => {
     const r = spawnSync(process.execPath, [CLI, 'mcp', '--library', '/no/such/library', '--no-model'], { input: '', encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 2);
