@@ -107,9 +107,11 @@ describe('cli: skill-router mcp over stdio (the SDK client against the real serv
     // A skill folder with more files, links out of the library, and a skill that is itself a link out.
     mkdirSync(join(lib, 'csv-charts', 'references'));
     writeFileSync(join(lib, 'csv-charts', 'references', 'api.md'), '# matplotlib notes\n');
-    symlinkSync('/etc/hostname', join(lib, 'csv-charts', 'hostname'));
-    symlinkSync('/etc', join(lib, 'csv-charts', 'etc'));
     mkdirSync(join(dir, 'outside', 'linked-skill'), { recursive: true });
+    mkdirSync(join(dir, 'elsewhere'));
+    writeFileSync(join(dir, 'elsewhere', 'secret.txt'), 'not for agents\n');
+    symlinkSync(join(dir, 'elsewhere', 'secret.txt'), join(lib, 'csv-charts', 'secret.txt'));
+    symlinkSync(join(dir, 'elsewhere'), join(lib, 'csv-charts', 'elsewhere'));
     writeFileSync(join(dir, 'outside', 'linked-skill', 'SKILL.md'), '---\nname: linked-skill\ndescription: A skill that lives outside the library and is linked in.\n---\n');
     symlinkSync(join(dir, 'outside', 'linked-skill'), join(lib, 'linked-skill'));
     server = await startServer(lib, ['--no-model', '--cache', cache]);
@@ -182,8 +184,9 @@ describe('cli: skill-router mcp over stdio (the SDK client against the real serv
     assert.match(await toolError(server, 'read_skill', { id: '../../etc' }), /unknown skill id/);
     assert.match(await toolError(server, 'read_skill', { id: 'csv-charts', file: '../../../etc/passwd' }), /outside the skill folder/);
     assert.match(await toolError(server, 'read_skill', { id: 'csv-charts', file: '/etc/passwd' }), /relative to the skill folder/);
-    assert.match(await toolError(server, 'read_skill', { id: 'csv-charts', file: 'hostname' }), /link to outside the library/);
-    assert.match(await toolError(server, 'read_skill', { id: 'csv-charts', file: 'etc/passwd' }), /link to outside the library/);
+    assert.match(await toolError(server, 'read_skill', { id: 'csv-charts', file: 'secret.txt' }), /link to outside the library/);
+    assert.match(await toolError(server, 'read_skill', { id: 'csv-charts', file: 'elsewhere/secret.txt' }), /link to outside the library/);
+    assert.match(await toolError(server, 'read_skill', { id: 'csv-charts', file: 'references' }), /is a folder/);
     assert.match(await toolError(server, 'read_skill', { id: 'linked-skill' }), /link to a folder outside the library/);
     assert.match(await toolError(server, 'search_skills', { request: 'chart '.repeat(4000) }), /longer than 16384 characters/);
     assert.match(await toolError(server, 'search_skills', { request: 42 }), /expected string/);
