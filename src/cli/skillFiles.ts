@@ -21,7 +21,7 @@ export interface FolderListing {
   files: string[];
   /** Whether the list stopped at `MAX_LISTED_FILES` entries. */
   truncated: boolean;
-  /** Links left out because they lead outside the library (or nowhere). */
+  /** Links left out: to outside the library, to a folder (not entered), or broken. */
   skippedLinks: number;
 }
 
