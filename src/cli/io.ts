@@ -1,5 +1,6 @@
 /** What a CLI command gets from its host; `main()` is callable in process with fakes. */
 import { readFile } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
 import type { Logger, ProgressSink } from '../core/types';
 
 export interface CliIo {
@@ -10,6 +11,10 @@ export interface CliIo {
   env?: Record<string, string | undefined>;
   /** Whether stderr is a terminal (progress redraws one line). */
   isTTY?: boolean;
+  /** Standard input, for `hook` (the prompt) and `mcp` (the protocol); default `process.stdin`. */
+  stdin?: Readable;
+  /** Standard output as a stream, for `mcp` (the protocol); default `process.stdout`. */
+  stdoutStream?: Writable;
 }
 
 export const EXIT_OK = 0;

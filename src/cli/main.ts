@@ -10,6 +10,8 @@ import type { Finding } from '../core/types';
 import { openLibrary } from '../node/library';
 import { runCheck } from './check/runCheck';
 import { runEval } from './eval';
+import { runHook } from './hook';
+import { runMcp } from './mcp';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, type CliIo } from './io';
 import { engineOptions, LIBRARY_OPTIONS, type LibraryDeps } from './options';
 
@@ -23,6 +25,8 @@ Commands:
   validate <dir|SKILL.md>             Check SKILL.md files against the spec and client profiles
   eval --library <dir> --queries <f>  Routing quality on labelled requests (Hit@1, NDCG, ...)
   check                               Routing tests and checks for pre-commit and CI
+  mcp --library <dir>                 MCP server over stdio for agents (search_skills, read_skill, list_skills)
+  hook --library <dir>                Prompt hook: the routed skills for the prompt on stdin, as context
 
 Common options:
   --library <dir|file.jsonl>   Skill library (default: current folder)
@@ -35,7 +39,8 @@ Common options:
   --json                       Machine-readable output
   -h, --help                   Show help;  --version  Show the version
 
-Exit codes: 0 ok, 1 findings or failed tests, 2 failure.
+Run "skill-router <command> --help" for the options of route, eval, check, mcp and hook.
+Exit codes: 0 ok, 1 findings or failed tests, 2 failure (hook: never 2; see its --help).
 `;
 
 /** How the CLI opens libraries; tests pass a fake. */
@@ -58,6 +63,10 @@ export async function main(io: CliIo, deps: Deps = DEFAULT_DEPS): Promise<number
         return await runEval(rest, io, deps);
       case 'check':
         return await runCheck(rest, io, deps);
+      case 'mcp':
+        return await runMcp(rest, io, deps);
+      case 'hook':
+        return await runHook(rest, io, deps);
       case '--version':
       case '-v':
         io.stdout(`${version}\n`);
@@ -209,3 +218,30 @@ async function runValidate(args: string[], io: CliIo, deps: Deps): Promise<numbe
     await service.dispose();
   }
 }
+
+/**
+ * Runs the CLI as this process: bin/skill-router.js calls it, and so does `node dist/cli.js`
+ * (how MCP clients and hooks start the bundled CLI without a global install).
+ */
+export function runAsProcess(): void {
+  main({
+    argv: process.argv.slice(2),
+    cwd: process.cwd(),
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    env: process.env,
+    isTTY: Boolean(process.stderr.isTTY),
+    stdin: process.stdin,
+    stdoutStream: process.stdout,
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`skill-router: ${err instanceof Error && err.stack ? err.stack : err}\n`);
+      process.exitCode = 2;
+    },
+  );
+}
+
+if (require.main === module) runAsProcess();

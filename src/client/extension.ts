@@ -13,6 +13,7 @@ import {
   type IndexStatus,
   type InitializationOptions,
 } from '../shared/protocol';
+import { mcpConfigSnippet } from './mcpConfig';
 import { openQueryPanel, registerQueryPanelSerializer, type QueryPanelHost } from './queryPanelHost';
 import { overBudget, statusText, statusTooltip } from './statusText';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../shared/serverProcess';
@@ -135,6 +136,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         void vscode.window.showErrorMessage(`Skill Router: ${err instanceof Error ? err.message : err}`);
       })),
     vscode.commands.registerCommand('skillRouter.showOutput', () => log.show()),
+    vscode.commands.registerCommand('skillRouter.copyMcpConfig', async () => {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      const folder = folders.length > 1 ? await vscode.window.showWorkspaceFolderPick({ placeHolder: 'The skill library the agent should search' }) : folders[0];
+      if (!folder) return void vscode.window.showWarningMessage('Skill Router: open the folder of a skill library first.');
+      await vscode.env.clipboard.writeText(mcpConfigSnippet(context.asAbsolutePath(path.join('dist', 'cli.js')), folder.uri.fsPath));
+      void vscode.window.showInformationMessage(
+        'Skill Router: MCP configuration copied. Paste it into .mcp.json (Claude Code) or .cursor/mcp.json (Cursor); in .vscode/mcp.json put the entry under "servers". It runs `node` (20 or later) from your PATH.',
+      );
+    }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!RESTART_SETTINGS.some((s) => e.affectsConfiguration(s))) return;
       const pick = await vscode.window.showInformationMessage('Skill Router: the model settings apply after a server restart.', 'Restart Server');

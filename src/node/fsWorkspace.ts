@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import type { SkillFileRef, SkillWorkspace } from '../core/workspace';
 import { MAX_SKILL_BYTES } from '../core/parse/skillDoc';
 
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '.skill-router-cache']);
+/** Folder names discovery never enters (the library watcher skips the same). */
+export const SKIP_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.hg', '.svn', '.skill-router-cache']);
 const SKILL_FILE = 'SKILL.md';
 /** A file changed this recently is read even when its stamp matches (see `FsWorkspace.stamp`). */
 const RACY_MS = 2000;
