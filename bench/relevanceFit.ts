@@ -8,6 +8,7 @@ import { decodeSkillBytes, parseSkill } from '../src/core/parse/skillDoc';
 import { modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
 import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from '../src/core/route/relevance';
 import { bestRelevance, chooseThresholds, trainRelevance, type RelevanceList } from '../src/core/route/relevanceTraining';
+import type { ListFeatures } from '../src/core/route/rerankFeatures';
 import type { SkillDoc } from '../src/core/types';
 import { FsWorkspace } from '../src/node/fsWorkspace';
 import { DEFAULT_POOLS, poolLists, serves, type PoolList } from './poolLists';
@@ -50,8 +51,19 @@ function toRelevanceList(model: RerankerModel, l: PoolList, dense: boolean): Rel
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}`;
 
-/** Fits both regimes' weights and the shared thresholds; the report is a Markdown table per regime. */
-export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolList[]>): { relevance: RelevanceModel; report: string; summary: Record<string, unknown> } {
+/** Labelled requests routed in the whole library (the training's `--dev` lists). */
+export interface DevLists {
+  lists: Record<Regime, { features: ListFeatures }[]>;
+  queries: { required: string[]; alsoOk: string[] }[];
+}
+
+/**
+ * Fits both regimes' weights and the shared thresholds; the report is a Markdown table per regime.
+ * Pseudo-requests are easier than real ones (written from the skill's own words), so with labelled
+ * requests (`dev`) the floor is the lower of the two 3% points: abstain on at most 3% of the real
+ * requests too. Like the first-stage prior, that one number is all the labels decide.
+ */
+export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolList[]>, dev?: DevLists): { relevance: RelevanceModel; report: string; summary: Record<string, unknown> } {
   const weights = {} as Pick<RelevanceModel, 'dense' | 'lexical'>;
   const held = {} as Record<Regime, ReturnType<typeof toRelevanceList>[]>;
   for (const regime of ['dense', 'lexical'] as const) {
@@ -63,11 +75,22 @@ export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolLis
   // same number means the same; chosen on the held-out pools of both.
   const allHeld = [...held.dense, ...held.lexical];
   const best = [...bestRelevance(weights.dense, held.dense), ...bestRelevance(weights.lexical, held.lexical)];
-  const { floor, strong } = chooseThresholds(best, allHeld, allHeld.map((l) => l.bestIsNeeded), { maxAbstain: 0.03, strongPrecision: 0.9 });
+  const pseudo = chooseThresholds(best, allHeld, allHeld.map((l) => l.bestIsNeeded), { maxAbstain: 0.03, strongPrecision: 0.9 });
+  let floor = pseudo.floor;
+  let devFloor: number | null = null;
+  if (dev) {
+    const devBest = (['dense', 'lexical'] as const).flatMap((regime) =>
+      dev.lists[regime].map((l) => Math.max(...relevanceOf(weights[regime], relevanceRows(l.features, softmax(modelScores(model, l.features, regime === 'dense').pass2))))),
+    );
+    devBest.sort((a, b) => a - b);
+    devFloor = Math.floor((devBest[Math.floor(0.03 * devBest.length)] ?? 0) * 1000) / 1000;
+    floor = Math.min(floor, devFloor);
+  }
+  const strong = Math.max(pseudo.strong, floor);
   const relevance: RelevanceModel = { ...weights, floor, strong };
 
   const lines: string[] = [];
-  const summary: Record<string, unknown> = { floor, strong };
+  const summary: Record<string, unknown> = { floor, strong, pseudoFloor: pseudo.floor, devFloor };
   for (const regime of ['dense', 'lexical'] as const) {
     lines.push(`\n${regime} regime, held-out pools (floor ${floor}, strong ${strong}):\n`);
     lines.push('| library size | positives | first-stage Hit@1 | reranker Hit@1 | positives abstained | near negatives rejected | far negatives rejected |');

@@ -200,7 +200,7 @@ async function main(): Promise<void> {
     ...lists.lexical.filter(inTrain).map((list) => ({ list, dense: false })),
   ]);
   log(`set size: minShare ${setFit.minShare}, minNovel ${setFit.minNovel} (balanced accuracy ${pct(setFit.accuracy)})`);
-  const fitted = fitRelevance({ ...withPrior, set: { minShare: setFit.minShare, minNovel: setFit.minNovel } }, recorded.pools);
+  const fitted = fitRelevance({ ...withPrior, set: { minShare: setFit.minShare, minNovel: setFit.minNovel } }, recorded.pools, recorded.dev);
   log(`relevance: floor ${fitted.relevance.floor}, strong ${fitted.relevance.strong}${fitted.report}`);
   const model: RerankerModel = checkModel({
     ...withPrior,

@@ -129,15 +129,18 @@ export function routeJson(result: RouteResult, root: string) {
     library: root,
     dense: result.dense,
     ...(result.readAs ? { readAs: result.readAs } : {}),
+    ...(result.match ? { match: result.match } : {}),
     results: result.candidates.map((c) => ({
       rank: c.rank,
       id: c.skillId,
       name: c.name,
       path: c.path,
       description: c.description,
+      ...(c.relevant !== undefined ? { relevant: c.relevant } : {}),
       scores: c.scores,
       passage: c.passage,
     })),
+    ...(result.set ? { set: result.set } : {}),
     timings: result.timings,
   };
 }
@@ -148,9 +151,17 @@ function formatRoute(result: RouteResult): string {
   const lines: string[] = [];
   if (result.readAs) lines.push(`read as: ${result.readAs}`, '');
   if (!result.candidates.length) return `${lines.join('\n')}No skill matches this request.\n`;
-  lines.push(' #  final  rerank  fused  dense  lexical  skill');
+  if (result.match === 'none') lines.push('No skill in this library fits this request (every relevance is below the floor); the closest are shown for context.', '');
+  else if (result.match === 'weak') lines.push('Weak match: the best skill is only possibly what this request needs.', '');
+  lines.push(` #  ${result.match ? 'relev.' : ' final'}  rerank  fused  dense  lexical  skill`);
+  let lineDrawn = false;
   for (const c of result.candidates) {
     const s = c.scores;
+    // The line below the last relevant result: what follows is context, not an answer.
+    if (c.relevant === false && !lineDrawn && result.match !== 'none') {
+      lines.push('    ---- below: not relevant to this request ----');
+      lineDrawn = true;
+    }
     lines.push(`${String(c.rank).padStart(2)}  ${fmt(s.final)}  ${fmt(s.rerank)} ${fmt(s.fused)} ${fmt(s.dense)}  ${fmt(s.lexical)}  ${c.name}  (${c.skillId})`);
     if (c.passage) {
       const where = c.passage.field === 'body' ? (c.passage.heading ? `§ ${c.passage.heading}` : 'body') : c.passage.field;

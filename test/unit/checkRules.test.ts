@@ -131,7 +131,7 @@ describe('check: tests files', () => {
       (err: Error) => {
         assert.match(err.message, /^t\.yaml:3: test 2: "query" must be a non-empty string$/m);
         assert.match(err.message, /^t\.yaml:5: test 3: unknown key "expected"/m);
-        assert.match(err.message, /^t\.yaml:5: test 3: a test needs "expect" or "notExpect"$/m);
+        assert.match(err.message, /^t\.yaml:5: test 3: a test needs "expect", "notExpect" or "none: true"$/m);
         assert.match(err.message, /^t\.yaml:7: test 4: "top" must be a positive integer$/m);
         assert.match(err.message, /^t\.yaml:7: test 4: "set" must be true or false$/m);
         return true;
@@ -223,6 +223,26 @@ describe('check: routing test rules', () => {
     assert.equal(judgeTest(t, ['tools/pdf-extract', 'x', 'y', 'copies/email-drafting'], skills).passed, true);
     const r = judgeTest(t, ['tools/pdf-extract', 'x', 'copies/email-drafting'], skills);
     assert.deepEqual(r.problems, ['expected "email-drafting" outside the top 3, but it ranked 3']);
+  });
+
+  it("with the router's relevance: a notExpect skill judged not relevant is not chosen, and none: true needs match none", () => {
+    const t = test({ expect: [], notExpect: ['email-drafting'], top: 3 });
+    const ranking = ['tools/pdf-extract', 'copies/email-drafting', 'x'];
+    assert.equal(judgeTest(t, ranking, skills).passed, false, 'without relevance, rank alone decides');
+    const relevantPdf = { match: 'strong' as const, relevant: new Set(['tools/pdf-extract']) };
+    assert.equal(judgeTest(t, ranking, skills, 5, relevantPdf).passed, true, 'ranked 2 but not relevant: it would not be chosen');
+    const both = { match: 'strong' as const, relevant: new Set(['tools/pdf-extract', 'copies/email-drafting']) };
+    assert.deepEqual(judgeTest(t, ranking, skills, 5, both).problems, ['expected "email-drafting" outside the top 3 (or judged not relevant), but it ranked 2 as relevant']);
+    const none = test({ expect: [], notExpect: [], none: true });
+    assert.equal(judgeTest(none, ranking, skills, 5, { match: 'none', relevant: new Set() }).passed, true);
+    assert.deepEqual(judgeTest(none, ranking, skills, 5, { match: 'weak', relevant: new Set(['tools/pdf-extract']) }).problems, ['expected no skill to fit, but "tools/pdf-extract" was judged relevant (match: weak)']);
+    assert.match(judgeTest(none, ranking, skills).problems[0], /needs the router's relevance/);
+  });
+
+  it('reads none: true in the tests file, and refuses it with expect', () => {
+    assert.equal(parseRoutingTests('- query: "explain TCP vs UDP"\n  none: true\n', 't.yaml')[0].none, true);
+    assert.throws(() => parseRoutingTests('- query: "x"\n  none: true\n  expect: [a]\n', 't.yaml'), /cannot also "expect"/);
+    assert.throws(() => parseRoutingTests('- query: "x"\n  none: "yes"\n', 't.yaml'), /"none" must be true or false/);
   });
 
   it('an expected name is met by its best-ranked copy', () => {

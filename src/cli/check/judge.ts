@@ -33,17 +33,28 @@ export interface TestOutcome extends RoutingTest {
   ranked: string[];
 }
 
+/** What the router said of the request besides the ranking (absent when it reports no relevance). */
+export interface RelevanceVerdict {
+  /** `none`: no skill of the library fits. */
+  match: 'strong' | 'weak' | 'none';
+  /** The ranked skills judged relevant. */
+  relevant: ReadonlySet<string>;
+}
+
 /**
  * Judges one test against a ranking (ids, best first, ideally longer than N so a miss can say
  * where the skill ranked). Passes when every expected skill is in the top N (with `set`, within
- * the first |expect| ranks) and no `notExpect` skill is in the top N. A reference that several
- * skills share (a name) is satisfied by its best-ranked one, and violated by any of them.
+ * the first |expect| ranks) and no `notExpect` skill is in the top N; with the router's relevance,
+ * a `notExpect` skill it judges not relevant is not chosen, and `none: true` passes only when it
+ * says no skill fits. A reference that several skills share (a name) is satisfied by its
+ * best-ranked one, and violated by any of them.
  */
 export function judgeTest(
   test: RoutingTest,
   ranking: readonly string[],
   skills: readonly SkillRef[],
   defaultTop = DEFAULT_TOP,
+  verdict?: RelevanceVerdict,
 ): TestOutcome {
   const topN = test.top ?? defaultTop;
   const problems: string[] = [];
@@ -79,8 +90,16 @@ export function judgeTest(
       problems.push(`"${ref}" is not a skill of this library`);
       continue;
     }
-    const rank = rankOf(found);
-    if (rank !== undefined && rank <= topN) problems.push(`expected "${ref}" outside the top ${topN}, but it ranked ${rank}`);
+    const chosen = verdict ? found.filter((s) => verdict.match !== 'none' && verdict.relevant.has(s.id)) : found;
+    const rank = rankOf(chosen);
+    if (rank !== undefined && rank <= topN) problems.push(`expected "${ref}" outside the top ${topN}${verdict ? ' (or judged not relevant)' : ''}, but it ranked ${rank}${verdict ? ' as relevant' : ''}`);
+  }
+  if (test.none) {
+    if (!verdict) problems.push('"none: true" needs the router\'s relevance (run with rerank on and the built-in reranker)');
+    else if (verdict.match !== 'none') {
+      const first = ranking.find((id) => verdict.relevant.has(id));
+      problems.push(`expected no skill to fit, but ${first ? `"${first}" was judged relevant (match: ${verdict.match})` : `the match was ${verdict.match}`}`);
+    }
   }
   return { ...test, topN, passed: problems.length === 0, problems, ranked: ranking.slice(0, topN) };
 }

@@ -22,11 +22,13 @@ export interface RoutingTest {
   top?: number;
   /** All expected skills within the first |expect| ranks. */
   set: boolean;
+  /** No skill of the library should answer: the router must say "no skill fits" (`match: none`). */
+  none?: boolean;
   /** For trigger evals: the id of the skill whose folder holds the file. */
   owner?: string;
 }
 
-const TEST_KEYS = ['name', 'query', 'expect', 'notExpect', 'top', 'set'];
+const TEST_KEYS = ['name', 'query', 'expect', 'notExpect', 'top', 'set', 'none'];
 
 /**
  * 1-based lines where the keys `keys` start, in file order: a YAML key at the start of a line
@@ -76,7 +78,9 @@ export function parseRoutingTests(text: string, file: string): RoutingTest[] {
     if (!expect) here.push('"expect" must be a skill name or id, or a list of them');
     const notExpect = item.notExpect === undefined ? [] : stringOrList(item.notExpect);
     if (!notExpect) here.push('"notExpect" must be a skill name or id, or a list of them');
-    if (expect && notExpect && expect.length === 0 && notExpect.length === 0) here.push('a test needs "expect" or "notExpect"');
+    if (item.none !== undefined && typeof item.none !== 'boolean') here.push('"none" must be true or false');
+    if (item.none === true && expect && expect.length) here.push('"none: true" (no skill should answer) cannot also "expect" skills');
+    if (expect && notExpect && expect.length === 0 && notExpect.length === 0 && item.none !== true) here.push('a test needs "expect", "notExpect" or "none: true"');
     if (item.top !== undefined && !isPositiveInt(item.top)) here.push('"top" must be a positive integer');
     if (item.set !== undefined && typeof item.set !== 'boolean') here.push('"set" must be true or false');
     if (item.set === true && expect && expect.length === 0) here.push('"set: true" needs "expect"');
@@ -95,6 +99,7 @@ export function parseRoutingTests(text: string, file: string): RoutingTest[] {
       notExpect: notExpect as string[],
       ...(isPositiveInt(item.top) ? { top: item.top } : {}),
       set: item.set === true,
+      ...(item.none === true ? { none: true } : {}),
     });
   });
   if (problems.length) throw new UsageError(problems.join('\n'));

@@ -199,7 +199,8 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     for (const t of selected) {
       const topN = t.top ?? defaultTop;
       const result = await service.route(t.query, { k: Math.max(topN, 10), rerank: !values['no-rerank'] });
-      outcomes.push(judgeTest(t, result.candidates.map((c) => c.skillId), refs, defaultTop));
+      const verdict = result.match ? { match: result.match, relevant: new Set(result.candidates.filter((c) => c.relevant !== false).map((c) => c.skillId)) } : undefined;
+      outcomes.push(judgeTest(t, result.candidates.map((c) => c.skillId), refs, defaultTop, verdict));
     }
 
     // Findings of the skills (all, or the changed ones and cross-skill findings touching them),

@@ -45,6 +45,8 @@ export interface IndexedLibrary {
   profiles(): SkillProfiles;
   /** Analysed fields per skill, shared by the features and the explanations. */
   readonly fields: FieldCache;
+  /** Keys of the other skills a skill's body names (crossRefs.ts). */
+  mentions(id: string): readonly string[];
 }
 
 /** The capabilities and settings the pipeline is composed of (see `createSkillService`). */
@@ -186,6 +188,7 @@ export class RoutingPipeline {
       fields: lib.fields,
       doc: (id) => lib.doc(id)!,
       passages: (id) => lib.passages(id),
+      mentions: (id) => lib.mentions(id),
     });
   }
 

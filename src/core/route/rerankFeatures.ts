@@ -16,6 +16,7 @@ import { facetMismatches, type FacetFamily, type Facets } from '../analysis/face
 import type { SkipReason } from '../analysis/types';
 import type { SkillDoc } from '../types';
 import { hasCjk } from '../text/analyse';
+import { nameKeys } from './crossRefs';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';
 
 /** One first-stage candidate as the reranker sees it. */
@@ -112,6 +113,8 @@ export interface RerankRequest {
   fields: FieldCache;
   doc(id: string): SkillDoc;
   passages(id: string): readonly Passage[];
+  /** Keys of the other skills of the library a skill's body names (crossRefs.ts); none when absent. */
+  mentions?(id: string): readonly string[];
 }
 
 export const POINT_FEATURES = [
@@ -135,6 +138,9 @@ export const POINT_FEATURES = [
   'bodyLength',
   'chineseRequestEnglishSkill',
   'englishRequestChineseSkill',
+  'namesSiblings',
+  'namesHeadSkill',
+  'namedByHeadSkill',
 ] as const;
 
 export const CONTEXT_FEATURES = [
@@ -209,6 +215,11 @@ export function listFeatures(req: RerankRequest): ListFeatures {
     return s;
   };
 
+  // Who names whom among the head: an index skill that names the sibling beside it in the list
+  // (see crossRefs.ts) is the umbrella of that request, the sibling the specific answer.
+  const named = head.map((c) => new Set(req.mentions?.(c.id) ?? []));
+  const keysOf = head.map((c) => nameKeys(req.doc(c.id)));
+  const names = (i: number, j: number) => i !== j && keysOf[j].some((k) => named[i].has(k));
   const ids: string[] = [];
   const point: number[][] = [];
   const covers: number[][] = [];
@@ -258,6 +269,9 @@ export function listFeatures(req: RerankRequest): ListFeatures {
       // that in each direction.
       chineseRequestEnglishSkill: requestZh && doc.lang !== 'zh' ? 1 : 0,
       englishRequestChineseSkill: !requestZh && doc.lang === 'zh' ? 1 : 0,
+      namesSiblings: Math.min(1, Math.log1p(named[rank].size) / Math.log1p(10)),
+      namesHeadSkill: head.some((_, j) => names(rank, j)) ? 1 : 0,
+      namedByHeadSkill: head.some((_, j) => names(j, rank)) ? 1 : 0,
     };
     point.push(POINT_FEATURES.map((name) => row[name]));
   });

@@ -55,5 +55,5 @@ export const DEFAULT_ROUTING: RoutingSettings = {
   ...DEFAULT_FIRST_STAGE,
   poolSize: 100,
   rerankDepth: 20,
-  backgroundWeight: 0,
+  backgroundWeight: 0.25,
 };

@@ -194,6 +194,7 @@ class Engine implements RoutingEngine {
       feedback: (id) => entries.get(id)?.feedback ?? [],
       profiles: () => this.profiles(),
       fields: this.fieldCache,
+      mentions: (id) => entries.get(id)?.mentions ?? [],
     };
     const { reranker, fitted, relevance } = this.rerankStage();
     this.pipeline = new RoutingPipeline(library, {
