@@ -5,6 +5,7 @@
  * bench/trainReranker.ts, whose --check reproduces the result.
  */
 import { decodeSkillBytes, parseSkill } from '../src/core/parse/skillDoc';
+import { applyExclusions } from '../src/core/route/pipeline';
 import { modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
 import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from '../src/core/route/relevance';
 import { bestRelevance, chooseThresholds, trainRelevance, type RelevanceList } from '../src/core/route/relevanceTraining';
@@ -43,7 +44,7 @@ export async function recordPools(root: string, log: (msg: string) => void): Pro
 const heldOut = (l: PoolList) => Number(l.pool.slice(l.pool.lastIndexOf('.') + 1)) % 5 === 4;
 
 function toRelevanceList(model: RerankerModel, l: PoolList, dense: boolean): RelevanceList & { bestIsNeeded: boolean; top: string } {
-  const probs = softmax(modelScores(model, l.features, dense).pass2);
+  const probs = applyExclusions(softmax(modelScores(model, l.features, dense).pass2), l.features);
   const labels = l.negative ? l.features.ids.map(() => false) : l.features.ids.map((id) => serves(id, l.targets));
   const best = orderBy(probs)[0];
   return { rows: relevanceRows(l.features, probs), labels, negative: l.negative, bestIsNeeded: labels[best], top: l.features.ids[best] };
@@ -80,7 +81,7 @@ export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolLis
   let devFloor: number | null = null;
   if (dev) {
     const devBest = (['dense', 'lexical'] as const).flatMap((regime) =>
-      dev.lists[regime].map((l) => Math.max(...relevanceOf(weights[regime], relevanceRows(l.features, softmax(modelScores(model, l.features, regime === 'dense').pass2))))),
+      dev.lists[regime].map((l) => Math.max(...relevanceOf(weights[regime], relevanceRows(l.features, applyExclusions(softmax(modelScores(model, l.features, regime === 'dense').pass2), l.features))))),
     );
     devBest.sort((a, b) => a - b);
     devFloor = Math.floor((devBest[Math.floor(0.03 * devBest.length)] ?? 0) * 1000) / 1000;

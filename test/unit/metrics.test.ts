@@ -287,7 +287,7 @@ describe('queries file', () => {
 
 // A deterministic in-memory library: ranks skills by the number of query words in their
 // description, ties by id; skills sharing no word with the query are left out.
-function fakeLibrary(skills: { id: string; description: string }[]): SkillService & { disposed: boolean; routes: number } {
+function fakeLibrary(skills: { id: string; description: string }[], withRelevance = false): SkillService & { disposed: boolean; routes: number } {
   const docs: SkillDoc[] = skills.map((s) => ({
     id: s.id,
     path: `${s.id}/SKILL.md`,
@@ -332,6 +332,11 @@ function fakeLibrary(skills: { id: string; description: string }[]): SkillServic
         timings: { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 },
         dense: { disabled: 'fake' },
       };
+      // With relevance: a skill sharing two words is relevant; no such skill, no skill fits.
+      if (withRelevance) {
+        result.candidates.forEach((c, i) => (c.relevant = scored[i].score >= 2));
+        result.match = result.candidates.some((c) => c.relevant) ? 'strong' : 'none';
+      }
       return result;
     },
     skills: () => docs,
@@ -371,6 +376,38 @@ describe('runEval with a fake library', () => {
     );
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('counts negatives apart from the metrics: no-skill requests, boundary skills, and positives abstained', async () => {
+    lib = fakeLibrary(
+      [
+        { id: 'c/pdf', description: 'extract tables from pdf files' },
+        { id: 'c/chart', description: 'plot charts from csv tables' },
+      ],
+      true,
+    );
+    writeFileSync(
+      join(dir, 'n.jsonl'),
+      [
+        '{"id": "p1", "query": "pdf tables", "skill_ids": ["c/pdf"]}',
+        '{"id": "p2", "query": "charts", "skill_ids": ["c/chart"]}',
+        '{"id": "n1", "query": "explain tcp and udp", "not": []}',
+        '{"id": "n2", "query": "pdf files question", "skill_ids": []}',
+        '{"id": "b1", "query": "csv tables charts", "skill_ids": ["c/chart"], "not": ["c/pdf"]}',
+      ].join('\n'),
+    );
+    const { out, io: cli } = io();
+    assert.equal(await runEval(['--library', 'lib', '--queries', 'n.jsonl', '--json', '--quiet', '--per-query', 'pq.jsonl'], cli, deps), 0, out.stderr);
+    const report = JSON.parse(out.stdout);
+    assert.equal(report.n, 3, 'metrics over the three requests that need a skill');
+    assert.deepEqual(report.negatives, { n: 3, passed: 2, noSkill: { n: 2, passed: 1 }, boundary: { n: 1, passed: 1 } });
+    assert.equal(report.abstained, 1, '"charts" shares one word only: no skill fits, though it needs one');
+    const lines = readFileSync(join(dir, 'pq.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => [l.id, l.negative_held ?? null, l.match]), [['p1', null, 'strong'], ['p2', null, 'none'], ['n1', true, 'none'], ['n2', false, 'strong'], ['b1', true, 'strong']]);
+    const text = io();
+    assert.equal(await runEval(['--library', 'lib', '--queries', 'n.jsonl', '--quiet'], text.io, deps), 0);
+    assert.match(text.out.stdout, /negatives: 2 of 3 held \(no skill should answer: 1\/2; named skills kept off the top: 1\/1\)/);
+    assert.match(text.out.stdout, /abstained: 1 of 3 requests that need a skill got "no skill fits"/);
+  });
 
   it('prints the documented JSON shape with fractions and disposes the library', async () => {
     const { out, io: cli } = io();

@@ -13,6 +13,7 @@ import type { SkillDoc } from '../types';
 import type { PairFinding } from './types';
 import {
   detectFacets,
+  excludedFacets,
   stripFacet,
   ECOSYSTEM_FAMILIES,
   facetMismatches,
@@ -38,6 +39,8 @@ export interface SkillProfile {
   lowerDescription: string;
   lang: 'en' | 'zh';
   facets: Facets;
+  /** Facets the description explicitly excludes ("Do not use for Python ..."). */
+  excluded: Facets;
   umbrella: boolean;
   /** Unit-length TF-IDF weights of name + description terms. */
   terms: Map<string, number>;
@@ -228,6 +231,7 @@ export class SkillProfiles {
     // and the one-skill scan that follows reads them for a few close pairs only.
     const profiles = this;
     let facets: Facets | undefined;
+    let excluded: Facets | undefined;
     let umbrella: boolean | undefined;
     let weights: Map<string, number> | undefined;
     let nameTerms: Set<string> | undefined;
@@ -241,6 +245,9 @@ export class SkillProfiles {
       lang: doc.lang,
       get facets() {
         return (facets ??= detectFacets(`${name} ${description}`, `${name} ${folderOf(id)}`));
+      },
+      get excluded() {
+        return (excluded ??= excludedFacets(description));
       },
       get umbrella() {
         return (umbrella ??= isUmbrella(`${name} ${folderOf(id)}`, description));

@@ -80,6 +80,42 @@ const RULES: Rule[] = [
   { family: 'segment', value: 'enterprise', pattern: /(?<![\p{L}])(?:enterprises?|enterprise-grade|fortune 500)(?![\p{L}])|大型企业|企业级/u },
 ];
 
+/**
+ * Clauses where a description says what the skill is *not* for ("Do not use for clearly non-.NET
+ * tasks (Python, JavaScript, Go)", "NOT for SEO audits (use seo-audit)"): up to the end of the
+ * sentence (a full stop ends it only before a space: ".NET" and "Node.js" do not). What they
+ * name are exclusions, not facets of the skill.
+ */
+const NEGATED = /(?<![\p{L}])(?:do not use|don['’]t use|never use|not (?:intended |meant |designed )?for|not to be used for|avoid (?:using )?(?:this|it) for|不要用于|不适用于|不用于)(?:[^.;!?。；！？\n]|\.(?!\s|$))*/giu;
+
+/** `text` split into what it says the skill is for and the clauses saying what it is not for. */
+export function splitNegated(text: string): { positive: string; negated: string } {
+  const negated: string[] = [];
+  const positive = text.replace(NEGATED, (m) => {
+    negated.push(m);
+    return ' ';
+  });
+  return { positive, negated: negated.join('. ') };
+}
+
+/** Facets a skill's text explicitly excludes (named only in "not for ..." clauses, see `splitNegated`). */
+export function excludedFacets(text: string): Facets {
+  const { positive, negated } = splitNegated(text);
+  if (!negated) return {};
+  const own = facetsOf(positive, '');
+  const out: Facets = {};
+  for (const [family, values] of Object.entries(facetsOf(negated, '')) as [FacetFamily, string[]][]) {
+    const left = values.filter((v) => !(own[family] ?? []).includes(v));
+    if (left.length) out[family] = left;
+  }
+  return out;
+}
+
+/** Whether a request names a value of some family that `excluded` lists (the author said: not for this). */
+export function excludes(excluded: Facets, request: Facets): boolean {
+  return (Object.entries(request) as [FacetFamily, string[]][]).some(([family, values]) => values.some((v) => excluded[family]?.includes(v)));
+}
+
 /** An umbrella skill: routes to, bundles, indexes or introduces other skills. */
 const UMBRELLA = [
   /(?<![\p{L}])(?:router|entry point|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|fundamentals|example skill|template skill|skill template|placeholder)(?![\p{L}])/u,
@@ -104,6 +140,12 @@ export function stripFacet(text: string, family: FacetFamily): string {
 
 /** The facets of one text; `name` is the skill name or folder (for name-only words). */
 export function detectFacets(text: string, name = ''): Facets {
+  // What a "not for ..." clause names is not the skill's (see `excludedFacets`).
+  return facetsOf(splitNegated(text).positive, name);
+}
+
+/** Facets named anywhere in `text` (and `name`), negated or not. */
+function facetsOf(text: string, name: string): Facets {
   const body = text.toLowerCase();
   const head = name.toLowerCase().replace(/[_]+/g, '-');
   const headWords = head.replace(/-/g, ' ');

@@ -24,7 +24,7 @@ import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
 import { orderBy, type ListReranker } from './rerank';
 import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
-import { listFeatures, type FieldCache, type ListFeatures } from './rerankFeatures';
+import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
 import { analyseRequest, denseQueryText, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
 import { selectSet, type SetOptions, type SetSelection } from './setSelection';
@@ -99,6 +99,17 @@ export interface RankOptions {
   /** Order the leading places as a compatible set (default: as `rerank`). */
   select?: boolean;
   token?: CancelToken;
+}
+
+/** Scores with excluded candidates (see `RoutingPipeline.score`) lowered; probabilities stay a distribution. */
+export function applyExclusions(scores: readonly number[], features: ListFeatures): number[] {
+  const excluded = features.point.map((x) => x[POINT.requestExcluded] === 1);
+  if (!excluded.some(Boolean)) return [...scores];
+  const sum = scores.reduce((a, b) => a + b, 0);
+  const out = scores.map((s, i) => (excluded[i] ? s * 1e-4 : s));
+  if (Math.abs(sum - 1) > 1e-6 || scores.some((s) => s < 0)) return out;
+  const z = out.reduce((a, b) => a + b, 0) || 1;
+  return out.map((s) => s / z);
 }
 
 /** A request's embedding, or why there is none. */
@@ -192,9 +203,16 @@ export class RoutingPipeline {
     });
   }
 
-  /** Stage 2b: the reranker's scores of the head, in first-stage order. */
-  score(pool: Pool, features: ListFeatures, token?: CancelToken): Promise<number[]> {
-    return this.parts.reranker.score({ request: pool.request, head: this.head(pool), features }, token);
+  /**
+   * Stage 2b: the reranker's scores of the head, in first-stage order, with the authors' own
+   * exclusions applied: a skill whose description says it is not for what the request names
+   * ("Do not use for Python, JavaScript, Go" and a request for a Flask API) scores 10,000 times
+   * lower. A rule, not a learnt weight: 1% of the corpus's descriptions say such a thing, too few
+   * to learn from, and the author's word is the evidence (it shows as the candidate's reason).
+   */
+  async score(pool: Pool, features: ListFeatures, token?: CancelToken): Promise<number[]> {
+    const scores = await this.parts.reranker.score({ request: pool.request, head: this.head(pool), features }, token);
+    return applyExclusions(scores, features);
   }
 
   /** Stage 3: the leading places as a compatible set, from reranker scores (or fused scores when null). */

@@ -7,7 +7,9 @@
  * API" got a .NET skill at 1.000). Relevance adds what does carry across requests: how much of the
  * request the best candidate's own text covers (IDF-weighted), its best passage, its dense cosine,
  * whether the request names it or names another language or platform, how peaked the reranker's
- * distribution is. A logistic model over
+ * distribution is. (Not the request's length: pseudo-requests joining two skills are longer than
+ * the single-skill negatives, and the model learnt that long means relevant, which real short
+ * requests then paid for.) A logistic model over
  *
  *   relevance_i = σ(w_gap · gap_i + h(best candidate, request))
  *
@@ -31,7 +33,6 @@ export const RELEVANCE_FEATURES = [
   'bestFacetClash',
   'bestFacetAgree',
   'bestTfidf',
-  'requestTerms',
 ] as const;
 
 export type RelevanceFeature = (typeof RELEVANCE_FEATURES)[number];
@@ -70,7 +71,6 @@ export function relevanceRows(features: ListFeatures, probs: readonly number[]):
     bestFacetClash: x[POINT.facetClash],
     bestFacetAgree: x[POINT.facetAgree],
     bestTfidf: x[POINT.tfidfCosine],
-    requestTerms: Math.log1p(features.termWeights.length),
   };
   const floor = 1e-12;
   return probs.map((p) => {

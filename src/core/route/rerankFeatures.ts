@@ -12,7 +12,7 @@
  * features with this one module. Features are read by name (`POINT`, `CONTEXT`), never by position.
  */
 import { judgePair, termCosine, type SkillProfile, type SkillProfiles } from '../analysis/conflicts';
-import { facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
+import { excludes, facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
 import type { SkipReason } from '../analysis/types';
 import type { SkillDoc } from '../types';
 import { hasCjk } from '../text/analyse';
@@ -141,6 +141,7 @@ export const POINT_FEATURES = [
   'namesSiblings',
   'namesHeadSkill',
   'namedByHeadSkill',
+  'requestExcluded',
 ] as const;
 
 export const CONTEXT_FEATURES = [
@@ -272,6 +273,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
       namesSiblings: Math.min(1, Math.log1p(named[rank].size) / Math.log1p(10)),
       namesHeadSkill: head.some((_, j) => names(rank, j)) ? 1 : 0,
       namedByHeadSkill: head.some((_, j) => names(j, rank)) ? 1 : 0,
+      requestExcluded: profile && excludes(profile.excluded, request.facets) ? 1 : 0,
     };
     point.push(POINT_FEATURES.map((name) => row[name]));
   });
@@ -370,6 +372,7 @@ function fallbackProfile(doc: SkillDoc): SkillProfile {
     lowerDescription: doc.description.toLowerCase(),
     lang: doc.lang,
     facets: {},
+    excluded: {},
     umbrella: false,
     terms: new Map(),
     nameTerms: new Set(),

@@ -1,0 +1,126 @@
+import { strict as assert } from 'node:assert';
+import { excludedFacets, excludes, splitNegated } from '../../src/core/analysis/facets';
+import { BackgroundFrequencies, blendedIdf } from '../../src/core/index/background';
+import { applyExclusions } from '../../src/core/route/pipeline';
+import { matchOf, RELEVANCE_FEATURES, relevanceOf, relevanceRows, type RelevanceWeights } from '../../src/core/route/relevance';
+import { trainRelevance, type RelevanceList } from '../../src/core/route/relevanceTraining';
+import { POINT, POINT_FEATURES, type ListFeatures } from '../../src/core/route/rerankFeatures';
+import { prng } from '../../src/core/route/rerankTraining';
+import { createSkillService } from '../../src/core/route/skillService';
+import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+
+/** Point-feature rows with the named columns set. */
+function list(rows: Partial<Record<(typeof POINT_FEATURES)[number], number>>[]): ListFeatures {
+  return {
+    ids: rows.map((_, i) => `s${i}`),
+    point: rows.map((r) => POINT_FEATURES.map((name) => r[name] ?? 0)),
+    pairs: [],
+    covers: rows.map(() => []),
+    termWeights: [1],
+    requestFacets: {},
+    facets: rows.map(() => ({})),
+  };
+}
+
+describe('calibrated relevance', () => {
+  it("rows describe the best candidate, and a candidate's gap below it", () => {
+    const lf = list([{ requestInNameDescription: 0.2 }, { requestInNameDescription: 0.9, dense: 0.7 }, {}]);
+    const rows = relevanceRows(lf, [0.2, 0.7, 0.1]);
+    const col = (name: (typeof RELEVANCE_FEATURES)[number]) => RELEVANCE_FEATURES.indexOf(name);
+    assert.equal(rows[1][col('gap')], 0, 'the best has no gap');
+    assert.ok(Math.abs(rows[0][col('gap')] - Math.log(0.2 / 0.7)) < 1e-12);
+    for (const r of rows) assert.equal(r[col('bestNameDescription')], 0.9, 'every row reads the best candidate');
+    assert.equal(rows[2][col('bestDense')], 0.7);
+  });
+
+  it('relevance follows the reranker within a request when the gap weight is positive', () => {
+    const w: RelevanceWeights = { mean: RELEVANCE_FEATURES.map(() => 0), std: RELEVANCE_FEATURES.map(() => 1), weights: RELEVANCE_FEATURES.map((n) => (n === 'gap' ? 1 : 0.5)), bias: 0 };
+    const probs = [0.1, 0.6, 0.3];
+    const r = relevanceOf(w, relevanceRows(list([{}, {}, {}]), probs));
+    assert.deepEqual([0, 1, 2].sort((a, b) => r[b] - r[a]), [1, 2, 0]);
+    assert.equal(matchOf(undefined, { floor: 0.1, strong: 0.5 }), 'none');
+    assert.equal(matchOf(0.05, { floor: 0.1, strong: 0.5 }), 'none');
+    assert.equal(matchOf(0.3, { floor: 0.1, strong: 0.5 }), 'weak');
+    assert.equal(matchOf(0.5, { floor: 0.1, strong: 0.5 }), 'strong');
+  });
+
+  it('training separates lists whose best is needed from negatives, and keeps the gap weight >= 0', () => {
+    const rand = prng(5);
+    const lists: RelevanceList[] = [];
+    for (let i = 0; i < 200; i++) {
+      const negative = i % 2 === 1;
+      // Positives: the best covers much of the request; negatives: little.
+      const cover = negative ? 0.1 * rand() : 0.5 + 0.4 * rand();
+      const lf = list([{ requestInNameDescription: cover, dense: 0.5 + 0.2 * rand() }, { requestInNameDescription: cover * 0.5 }, {}]);
+      const probs = [0.6, 0.3, 0.1];
+      lists.push({ rows: relevanceRows(lf, probs), labels: negative ? [false, false, false] : [true, false, false], negative });
+    }
+    const w = trainRelevance(lists);
+    assert.ok(w.weights[RELEVANCE_FEATURES.indexOf('gap')] >= 0);
+    const best = (l: RelevanceList) => Math.max(...relevanceOf(w, l.rows));
+    const pos = lists.filter((l) => !l.negative).map(best);
+    const neg = lists.filter((l) => l.negative).map(best);
+    assert.ok(Math.min(...pos) > Math.max(...neg), `positives ${Math.min(...pos)} above negatives ${Math.max(...neg)}`);
+  });
+});
+
+describe("authors' exclusions", () => {
+  it('reads what a description says it is not for, apart from what it is for', () => {
+    const text = 'Detects .NET intent for C# and ASP.NET Core work. Do not use for clearly non-.NET tasks (Python, JavaScript, Go).';
+    assert.match(splitNegated(text).negated, /Python, JavaScript, Go/);
+    assert.deepEqual(excludedFacets(text), { language: ['go', 'javascript', 'python'] });
+    assert.deepEqual(excludedFacets('Python data pipelines. Not for Java services.'), { language: ['java'] });
+    assert.deepEqual(excludedFacets('Build Python and Go services. Not for Go generics.'), {}, 'a value the skill also claims is not excluded');
+    assert.ok(excludes({ language: ['python'] }, { language: ['python'] }));
+    assert.ok(!excludes({ language: ['python'] }, { language: ['dotnet'] }));
+  });
+
+  it('lowers excluded candidates, keeping probabilities a distribution', () => {
+    const lf = list([{ requestExcluded: 1 }, {}, {}]);
+    const out = applyExclusions([0.7, 0.2, 0.1], lf);
+    assert.ok(out[0] < out[2] && out[1] > out[2]);
+    assert.ok(Math.abs(out.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+    assert.deepEqual(applyExclusions([2, 1], list([{}, {}])), [2, 1], 'nothing excluded: unchanged');
+    assert.deepEqual(applyExclusions([0.9, 0.5], list([{ requestExcluded: 1 }, {}])).map((x) => Number(x.toFixed(6))), [0.00009, 0.5], 'sigmoid scores are not renormalised');
+  });
+
+  it('routes a request away from the skill whose author excluded what it names', async () => {
+    const files = new Map([
+      ['using-dotnet/SKILL.md', skill('using-dotnet', 'Detects .NET intent for any C#, ASP.NET Core or REST API request. Do not use for clearly non-.NET tasks (Python, JavaScript, Go).')],
+      ['api-design/SKILL.md', skill('api-design', 'Design REST API endpoints: resources, pagination, errors.')],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
+    await svc.index();
+    const r = await svc.route('Write me a Python Flask REST API for a book library', { k: 2, passages: false });
+    assert.equal(r.candidates[0].skillId, 'api-design');
+    const dotnet = r.candidates.find((c) => c.skillId === 'using-dotnet')!;
+    assert.equal(dotnet.relevant, false, 'the excluded skill is not relevant');
+    assert.ok(POINT.requestExcluded >= 0);
+  });
+});
+
+describe('background term statistics', () => {
+  it('a count-min sketch never reads back less than a term was counted, and round-trips its file form', () => {
+    const counts: [string, number][] = Array.from({ length: 3000 }, (_, i) => [`term${i}`, 1 + (i % 40)]);
+    const sketch = BackgroundFrequencies.build(counts, 2817, { rows: 2, bits: 10 });
+    for (const [t, n] of counts) assert.ok(sketch.df(t) >= n, t);
+    const back = BackgroundFrequencies.decode(sketch.encode());
+    assert.equal(back.size, 2817);
+    for (const [t] of counts.slice(0, 50)) assert.equal(back.df(t), sketch.df(t));
+    assert.throws(() => BackgroundFrequencies.decode(new Uint8Array([1, 2, 3])), /not an SRBG file/);
+    assert.throws(() => BackgroundFrequencies.decode(sketch.encode().slice(0, 100)), /truncated or malformed/);
+  });
+
+  it('blends idf geometrically: a library-wide word stays uninformative, a rare word keeps its weight', () => {
+    const bg = BackgroundFrequencies.build([['blazor', 5], ['build', 1500], ['dotnet', 30]], 3000, { rows: 2, bits: 8 });
+    const prior = { frequencies: bg, weight: 0.5 };
+    const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const own = (t: string, df: number) => blendedIdf(t, df, 9, null, idf);
+    const blended = (t: string, df: number) => blendedIdf(t, df, 9, prior, idf);
+    assert.equal(own('blazor', 4), idf(4, 9), 'no background: the library alone');
+    assert.ok(blended('blazor', 4) > own('blazor', 4), 'a rare word in 4 of 9 skills gains');
+    assert.ok(blended('blazor', 4) > 2 * blended('build', 4), 'and weighs more than a common word with the same library count');
+    assert.ok(blended('dotnet', 9) < blended('blazor', 4), 'a word in every skill of the library stays below');
+    assert.equal(blendedIdf('x', 3, 9, { frequencies: bg, weight: 0 }, idf), idf(3, 9));
+  });
+});
