@@ -41,7 +41,7 @@ export async function recordPools(root: string, log: (msg: string) => void): Pro
 }
 
 /** Every fifth pool is held out: the thresholds and the report come from pools the weights never saw. */
-const heldOut = (l: PoolList) => Number(l.pool.slice(l.pool.lastIndexOf('.') + 1)) % 5 === 4;
+export const isHeldOutPool = (l: PoolList) => Number(l.pool.slice(l.pool.lastIndexOf('.') + 1)) % 5 === 4;
 
 function toRelevanceList(model: RerankerModel, l: PoolList, dense: boolean): RelevanceList & { bestIsNeeded: boolean; top: string } {
   const probs = applyExclusions(softmax(modelScores(model, l.features, dense).pass2), l.features);
@@ -69,8 +69,8 @@ export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolLis
   const held = {} as Record<Regime, ReturnType<typeof toRelevanceList>[]>;
   for (const regime of ['dense', 'lexical'] as const) {
     const lists = pools[regime].map((l) => ({ pool: l, list: toRelevanceList(model, l, regime === 'dense') }));
-    weights[regime] = trainRelevance(lists.filter((x) => !heldOut(x.pool)).map((x) => x.list));
-    held[regime] = lists.filter((x) => heldOut(x.pool)).map((x) => x.list);
+    weights[regime] = trainRelevance(lists.filter((x) => !isHeldOutPool(x.pool)).map((x) => x.list));
+    held[regime] = lists.filter((x) => isHeldOutPool(x.pool)).map((x) => x.list);
   }
   // One floor and one strong threshold for both regimes: relevance is calibrated in each, so the
   // same number means the same; chosen on the held-out pools of both.
@@ -97,7 +97,7 @@ export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolLis
     lines.push('| library size | positives | first-stage Hit@1 | reranker Hit@1 | positives abstained | near negatives rejected | far negatives rejected |');
     lines.push('|--:|--:|--:|--:|--:|--:|--:|');
     const rows: Record<string, unknown>[] = [];
-    const lists = pools[regime].filter(heldOut);
+    const lists = pools[regime].filter(isHeldOutPool);
     for (const size of [...new Set(lists.map((l) => l.size))].sort((a, b) => a - b)) {
       const ofSize = lists.filter((l) => l.size === size);
       const pos = ofSize.filter((l) => !l.negative && l.features.ids.some((id) => serves(id, l.targets)));

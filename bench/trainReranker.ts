@@ -1,12 +1,15 @@
 /**
  * Trains the built-in learned reranker from a skill library (default: ../shared/corpus/skills)
  * and writes models/reranker/weights.json and manifest.json. The weights are learnt from the
- * library's own text (pseudo-requests, see src/core/route/rerankTraining.ts); labelled queries
- * (--dev, default ../shared/queries/dev.jsonl when present) decide one scalar per regime, the
- * weight of the first-stage score, which --cv reports by nested cross-validation.
+ * library's own text (pseudo-requests, see src/core/route/rerankTraining.ts), routed in the whole
+ * library and in pools of 5-200 of its skills (bench/poolLists.ts); the relevance model is fitted
+ * on the pools, with negatives (bench/relevanceFit.ts). Labelled queries (--dev, default
+ * ../shared/queries/dev.jsonl when present) decide one scalar per regime, the weight of the
+ * first-stage score, which --cv reports by nested cross-validation, and cap the relevance floor.
  *
  *   node esbuild.mjs --bench && node out/bench/trainReranker.js [--library DIR] [--seed 7]
  *        [--dev ../shared/queries/dev.jsonl | --no-dev] [--out models/reranker] [--check] [--lists FILE.json]
+ *        [--no-pool-train]
  *   node out/bench/trainReranker.js --cv 5 [--lists FILE.json]
  *
  * --check retrains and compares with the shipped weights (exit 1 when they differ beyond
@@ -47,8 +50,8 @@ import { Translator } from '../src/core/text/translator';
 import { cedictDictionary } from '../src/node/cedictDictionary';
 import { jiebaSegmenter } from '../src/node/jiebaSegmenter';
 import { openLibrary } from '../src/node/library';
-import type { PoolList } from './poolLists';
-import { fitRelevance, recordPools } from './relevanceFit';
+import { serves, type PoolList } from './poolLists';
+import { fitRelevance, isHeldOutPool, recordPools } from './relevanceFit';
 
 const { values } = parseArgs({
   options: {
@@ -63,6 +66,7 @@ const { values } = parseArgs({
     cv: { type: 'string' },
     threads: { type: 'string' },
     quiet: { type: 'boolean' },
+    'no-pool-train': { type: 'boolean' },
   },
 });
 
@@ -184,7 +188,11 @@ async function main(): Promise<void> {
   }
 
   const opts = { ...DEFAULT_TRAIN, iterations: Number(values.iterations) };
-  const { model: trained, report } = trainWeights(lists, opts);
+  // Also the positive lists of the training pools (libraries of 5-200 skills cut from one
+  // collection): the reranker sees small libraries' feature distributions too (--no-pool-train:
+  // the whole library's lists only; docs/retrieval-log.md, section 13, compares the two).
+  const trainingLists = !values['no-pool-train'] && recorded.pools ? withPoolLists(lists, recorded.pools) : lists;
+  const { model: trained, report } = trainWeights(trainingLists, opts);
   // The first-stage prior: chosen on the labelled queries when given (one scalar per regime,
   // the only thing they decide; --cv reports it nested), else 1.
   const priors = { dense: 1, lexical: 1 };
@@ -239,11 +247,23 @@ async function main(): Promise<void> {
     contextFeatures: CONTEXT_FEATURES.length,
     parameters: Object.values(model.regimes).reduce((n, r) => n + r.pass1.length + r.pass2.length + r.mean.length + r.std.length + 1, 0),
     trainedBy: 'bench/trainReranker.ts',
-    trainingData: 'weights: pseudo-requests generated from the text of the skill library it was trained on; the first-stage prior (one scalar per regime): labelled dev queries',
+    trainingData: 'weights and relevance: pseudo-requests generated from the text of the skill library it was trained on, routed in the whole library and in pools of 5-200 of its skills (with negatives for the relevance); the first-stage prior (one scalar per regime) and the relevance floor: labelled dev queries',
     license: 'Apache-2.0',
   };
   writeFileSync(path.join(values.out!, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   process.stdout.write(`wrote ${file} (${manifest.bytes} bytes)\n`);
+}
+
+/** `lists` with the positive lists of the training pools appended (targets and their copies graded 3). */
+function withPoolLists(lists: Record<Regime, TrainingList[]>, pools: Record<Regime, PoolList[]>): Record<Regime, TrainingList[]> {
+  const out = {} as Record<Regime, TrainingList[]>;
+  for (const regime of ['dense', 'lexical'] as const) {
+    const extra = pools[regime]
+      .filter((l) => !l.negative && !isHeldOutPool(l))
+      .map((l) => ({ features: l.features, grades: l.features.ids.map((id) => (serves(id, l.targets) ? 3 : 0)), size: l.targets.length }));
+    out[regime] = [...lists[regime], ...extra];
+  }
+  return out;
 }
 
 /** Every tenth pseudo-request list is held out to report generalisation to unseen ones. */
