@@ -107,7 +107,11 @@ describe('createSkillService', () => {
     assert.equal(r.candidates[0].skillId, 'pdf-extract');
     const c = r.candidates[0];
     assert.ok(c.scores.dense !== null && c.scores.rerank !== null);
-    assert.equal(c.scores.final, c.scores.rerank);
+    assert.ok(c.scores.relevance !== undefined && c.scores.relevance > 0 && c.scores.relevance < 1);
+    assert.equal(c.scores.final, c.scores.relevance, 'the score shown is the calibrated relevance');
+    const finals = r.candidates.map((x) => x.scores.final);
+    assert.deepEqual(finals, [...finals].sort((a, b) => b - a), 'and the ranking follows it');
+    assert.ok(r.match, 'the result says how well the library answers');
     assert.ok(c.passage && c.passage.matchedTerms.length > 0);
     assert.deepEqual(r.candidates.map((x) => x.rank), r.candidates.map((_, i) => i + 1));
     assert.deepEqual(r.dense, { model: 'fake@1' });

@@ -240,6 +240,8 @@ export class RoutingPipeline {
     }
     const model = this.parts.relevance;
     const relevance = model && scores && features ? relevanceOf(model[head.some((c) => c.dense !== null) ? 'dense' : 'lexical'], relevanceRows(features, scores)) : null;
+    // What the author excluded is not relevant, however close it came (see `score`).
+    if (relevance && features) features.point.forEach((x, i) => x[POINT.requestExcluded] === 1 && (relevance[i] = 0));
     const rerankMs = performance.now() - t;
     const order = selection?.order ?? (scores ? orderBy(scores) : head.map((_, i) => i));
     const candidates: RankedCandidate[] = [
