@@ -107,3 +107,14 @@ export class FolderLibrary {
     };
   }
 }
+
+/** The library whose folder holds the file `key` (the innermost one for nested folders). */
+export function innermostLibrary(libs: Iterable<FolderLibrary>, key: string): FolderLibrary | undefined {
+  let best: FolderLibrary | undefined;
+  for (const lib of libs) {
+    const rel = path.relative(lib.root, key);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    if (!best || lib.root.length > best.root.length) best = lib;
+  }
+  return best;
+}

@@ -46,7 +46,10 @@ export function indexStatus(libs: readonly FolderLibrary[], extras: StatusExtras
     error: l.error,
   }));
   const withStats = libs.find((l) => l.stats && l.service);
-  const running = libs.map((l) => l.pairs.progress()).filter((p) => p !== null);
+  const passes = libs.map((l) => ({ p: l.pairs.progress(), pass: l.pairs.analysis.progress ? ('analysis' as const) : ('recheck' as const) })).filter((x) => x.p !== null);
+  const running = passes.map((x) => x.p!);
+  // Waiting only when nothing runs: a pass in flight anywhere is what the status shows.
+  const waiting = running.length && running.every((p) => p.waiting) ? { delayMs: Math.max(...running.map((p) => p.waiting!.delayMs)) } : undefined;
   return {
     state: state === 'starting' && extras.progress ? 'indexing' : state,
     skills: folders.reduce((n, f) => n + f.skills, 0),
@@ -55,10 +58,44 @@ export function indexStatus(libs: readonly FolderLibrary[], extras: StatusExtras
     model: withStats?.stats?.model ?? null,
     semanticDisabled: withStats ? (withStats.stats!.denseDisabled ?? null) : null,
     progress: extras.progress,
-    analysis: running.length ? { done: running.reduce((n, p) => n + p.done, 0), total: running.reduce((n, p) => n + p.total, 0) } : null,
+    analysis: running.length
+      ? {
+          done: running.reduce((n, p) => n + p.done, 0),
+          total: running.reduce((n, p) => n + p.total, 0),
+          pass: passes.some((x) => x.pass === 'analysis') ? 'analysis' : 'recheck',
+          ...(waiting ? { waiting } : {}),
+        }
+      : null,
     timings: { ...extras.timings },
     lastError: extras.lastError,
     profiles: (libs[0]?.settings ?? DEFAULT_SETTINGS).profiles,
     budget: extras.budget,
   };
+}
+
+/** Sends the status now (`emit(true)`) or at most once per `intervalMs` (five times a second). */
+export class StatusThrottle {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastAt = 0;
+
+  constructor(private readonly send: () => void, private readonly intervalMs = 200) {}
+
+  emit(force = false): void {
+    const send = () => {
+      this.timer = undefined;
+      this.lastAt = performance.now();
+      this.send();
+    };
+    if (force) {
+      clearTimeout(this.timer);
+      send();
+    } else if (!this.timer) {
+      this.timer = setTimeout(send, Math.max(0, this.intervalMs - (performance.now() - this.lastAt)));
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }

@@ -116,9 +116,9 @@ describe('contract: front-matter keys', () => {
 });
 
 describe('contract: extension manifest', () => {
-  it('contributes the four commands, activates on SKILL.md workspaces, and keeps engines.vscode at ^1.100.0', () => {
+  it('contributes the five commands, activates on SKILL.md workspaces, and keeps engines.vscode at ^1.100.0', () => {
     const commands = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
-    assert.deepEqual(commands, ['skillRouter.openQueryPanel', 'skillRouter.reindex', 'skillRouter.restartServer', 'skillRouter.showOutput']);
+    assert.deepEqual(commands, ['skillRouter.openQueryPanel', 'skillRouter.reindex', 'skillRouter.restartServer', 'skillRouter.showListingCost', 'skillRouter.showOutput']);
     assert.ok(pkg.activationEvents.includes('workspaceContains:**/SKILL.md'));
     assert.equal(pkg.engines.vscode, '^1.100.0');
     assert.equal(pkg.main, './dist/extension.js');
