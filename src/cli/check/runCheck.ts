@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import type { PairFinding } from '../../core/analysis/types';
 import { EVALS_FILE_NAMES, firstExisting } from '../../core/configFiles';
+import { testDepth } from '../../core/eval/routingTest';
 import { applyFindingPolicy } from '../../core/policy/findingPolicy';
 import { effectiveBudgets, listingBudgets } from '../../core/profiles';
 import type { SkillService } from '../../core/service';
@@ -198,7 +199,7 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     const outcomes: TestOutcome[] = [];
     for (const t of selected) {
       const topN = t.top ?? defaultTop;
-      const result = await service.route(t.query, { k: Math.max(topN, 10), rerank: !values['no-rerank'] });
+      const result = await service.route(t.query, { k: testDepth(topN), rerank: !values['no-rerank'] });
       outcomes.push(judgeTest(t, result.candidates.map((c) => c.skillId), refs, defaultTop));
     }
 
