@@ -96,6 +96,7 @@ export function toRouteSummary(
           matchedTerms: item.passage.matchedTerms,
         }
       : null,
+    ...(item.relevant === false ? { relevant: false } : {}),
   }));
   const set = toPanelSet(res.set);
   return {
@@ -107,6 +108,7 @@ export function toRouteSummary(
     totalMs: Math.max(0, res.timings.totalMs),
     ...(res.readAs ? { readAs: res.readAs.slice(0, MAX_READ_AS_LENGTH) } : {}),
     ...(set ? { set } : {}),
+    ...(res.match ? { match: res.match } : {}),
   };
 }
 

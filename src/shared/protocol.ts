@@ -73,6 +73,8 @@ export interface RouteItem {
     line?: number;
     matchedTerms: string[];
   } | null;
+  /** Whether the router judges it relevant (its calibrated relevance); absent: not judged, shown as relevant. */
+  relevant?: boolean;
 }
 
 export interface RouteResponse {
@@ -89,6 +91,8 @@ export interface RouteResponse {
    * Absent when rerank is off or nothing matched.
    */
   set?: RouteSet;
+  /** How well the library answers the request (`none`: no skill fits); absent when not judged. */
+  match?: 'strong' | 'weak' | 'none';
 }
 
 /** A routed request's compatible set: the engine's `RouteResult.set`, as it is sent. */

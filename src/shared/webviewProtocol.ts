@@ -61,6 +61,8 @@ export interface PanelResult {
   whenToUse?: string;
   scores: PanelScores;
   passage: PanelPassage | null;
+  /** false: the router judges it not relevant (shown for context, below the line); absent: relevant. */
+  relevant?: boolean;
 }
 
 /** A candidate left out of the set: choosing it with `conflictsWith` would be a SKIP combination. */
@@ -106,6 +108,8 @@ export interface RouteSummary {
   /** How the Chinese-English bridge read the request, when it has Chinese in it. */
   readAs?: string;
   set?: PanelSet;
+  /** How well the library answers the request; `none`: no skill in it fits. Absent: not judged. */
+  match?: 'strong' | 'weak' | 'none';
 }
 
 /** What the panel remembers between openings (the webview's `setState`, and the host's copy). */
@@ -244,7 +248,7 @@ export const isPanelResult = shape<PanelResult>(
     scores: isPanelScores,
     passage: nullable(isPanelPassage),
   },
-  { whenToUse: str(TEXT) },
+  { whenToUse: str(TEXT), relevant: isBool },
 );
 
 export const isPanelSkip = shape<PanelSkip>(
@@ -277,7 +281,7 @@ const summaryKeys = {
   totalMs: (v: unknown): v is number => isFiniteNumber(v) && v >= 0,
 };
 
-const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH) };
+const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), match: oneOf(['strong', 'weak', 'none'] as const) };
 
 /** Ranks 1..n in order, and no more results than asked for. */
 function coherent(s: RouteSummary): boolean {

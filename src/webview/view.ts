@@ -223,6 +223,13 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
   el.classList.toggle('stale', !!s.pending || s.error !== null);
   if (!last) return fill(el);
   if (!last.results.length) return fill(el, h('li', { class: 'empty' }, 'No skill matches this request.'));
+  // The line goes after the last result the router judges relevant (absent: relevant); with no
+  // skill that fits, before the first.
+  const lastRelevant = last.match === 'none' ? -1 : last.results.reduce((at, r, i) => (r.relevant !== false ? i : at), -1);
+  const line = lastRelevant < last.results.length - 1
+    ? h('li', { class: 'relevance-line', role: 'separator', 'aria-label': 'Below: not judged relevant' },
+        last.match === 'none' ? 'No skill in this library fits this request: below, the closest, for context' : 'Below: not judged relevant, shown for context')
+    : null;
   const scale = scales(last.results);
   const inSet = new Set(last.set && last.set.skills.length >= 2 ? last.set.skills : []);
   const skipped = new Set(last.set?.skipped.map((c) => c.skillId) ?? []);
@@ -230,7 +237,8 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
   const index = Math.min(Math.max(focusIndex, 0), last.results.length - 1);
   fill(
     el,
-    last.results.map((r, i) => {
+    line && lastRelevant < 0 ? line : null,
+    last.results.flatMap((r, i) => {
       const isActive = r.uri === activeUri;
       const badges: Child[] = [
         isActive ? h('span', { class: 'badge active-badge', title: 'The skill in the active editor' }, 'active editor') : null,
@@ -264,7 +272,8 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
         passage(r),
         toggles(r, s.expectation, actions),
       );
-      return card;
+      if (r.relevant === false || lastRelevant < i) card.classList.add('context');
+      return i === lastRelevant && line ? [card, line] : card;
     }),
   );
 }

@@ -472,6 +472,31 @@ describe('query panel (DOM)', function () {
     assert.deepEqual(save.test, { query: QUERY, expect: ['pdf-extract'], notExpect: ['vendor__pdf-extract'] });
   });
 
+  it('draws a line after the last relevant result, and says when no skill of the library fits', async () => {
+    await routed();
+    const judged = RESULTS.map((r, i) => ({ ...r, relevant: i < 2 }));
+    await panel.deliver(resultsMessage(1, { results: judged, match: 'strong' }));
+    const items = await panel.page.$$eval('#results > li', (els) => els.map((e) => (e.classList.contains('relevance-line') ? '---' : e.querySelector('.name')?.textContent)));
+    assert.deepEqual(items, ['pdf-extract', '数据可视化', '---', 'pdf-build', 'docx-edit']);
+    assert.equal(await panel.text('.relevance-line'), 'Below: not judged relevant, shown for context');
+    assert.equal(await panel.page.locator('li.result.context').count(), 2);
+    // Absent fields: every result counts as relevant, no line.
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver(resultsMessage(2));
+    assert.equal(await panel.page.locator('.relevance-line').count(), 0);
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 3);
+    await panel.deliver(resultsMessage(3, { results: RESULTS.map((r) => ({ ...r, relevant: false })), match: 'none' }));
+    const first = await panel.page.$$eval('#results > li', (els) => els.map((e) => e.className));
+    assert.equal(first[0], 'relevance-line');
+    assert.match(await panel.text('.relevance-line'), /^No skill in this library fits this request/);
+    // Keyboard navigation still moves through the results only.
+    await panel.page.focus('#query');
+    await panel.page.keyboard.press('ArrowDown');
+    assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), 'pdf-extract');
+  });
+
   it('says when no skill matches, and offers no routing test then', async () => {
     await routed();
     await panel.deliver(resultsMessage(1, { results: [] }));

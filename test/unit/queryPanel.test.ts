@@ -116,6 +116,17 @@ describe('query panel host mapping', () => {
     assert.deepEqual(toPanelSet({ skills: ['a'], skipped: [] }), { skills: ['a'], skipped: [] });
   });
 
+  it('passes the calibrated relevance on: relevant false and the match; an absent one stays absent', () => {
+    const res = { ...response(['a', 'b']), match: 'weak' as const };
+    res.results[1] = { ...res.results[1], relevant: false };
+    res.results[0] = { ...res.results[0], relevant: true };
+    const s = toRouteSummary(res, 1, 10, (i) => i.skillId, (u) => u);
+    assert.deepEqual(s.results.map((r) => r.relevant), [undefined, false]);
+    assert.equal(s.match, 'weak');
+    assert.ok(isRouteSummary(s));
+    assert.equal('match' in summaryOf(['a']), false);
+  });
+
   it('finds the active skill among the results without asking the server again', async () => {
     let calls = 0;
     const deeper = async () => {
