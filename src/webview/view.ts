@@ -315,7 +315,7 @@ export function renderSave(el: HTMLElement, s: ViewState, actions: Actions): voi
         s.saving ? 'Running the test…' : 'Save as routing test')),
     tested && !tested.passed
       ? h('div', { class: 'test-result fail', role: 'alert' },
-          h('p', {}, h('strong', {}, `Fails now (top ${tested.topN}): `), '`skill-router check` would fail on this test at once, so it was not saved.'),
+          h('p', {}, h('strong', {}, `Fails now (top ${tested.topN}): `), h('code', {}, 'skill-router check'), ' would fail on this test at once, so it was not saved.'),
           problems(tested),
           h('button', { type: 'button', id: 'save-anyway', class: 'secondary', 'data-focus-key': 'save:anyway', disabled: s.saving, onclick: () => actions.save(true) }, 'Save anyway'))
       : null,

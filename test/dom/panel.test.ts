@@ -447,7 +447,7 @@ describe('query panel (DOM)', function () {
     await panel.waitForPosted('saveTest');
     const problem = 'expected "docx-edit" outside the top 5, but it ranked 4';
     await panel.deliver({ type: 'tested', query: QUERY, outcome: { passed: false, topN: 5, problems: [problem] } });
-    assert.match(await panel.text('.test-result.fail'), /^Fails now \(top 5\): `skill-router check` would fail on this test at once, so it was not saved\./);
+    assert.match(await panel.text('.test-result.fail'), /^Fails now \(top 5\): skill-router check would fail on this test at once, so it was not saved\./);
     assert.deepEqual(await panel.page.$$eval('.test-problems li', (els) => els.map((e) => e.textContent)), [problem]);
     assert.equal(await panel.page.isEnabled('#save'), true);
     await panel.page.click('#save-anyway');

@@ -76,6 +76,16 @@ describe('server: as the VS Code extension starts it (duplicates workspace)', fu
     await c.diagnosticsOf(file('k8s-deploy'), (_x, p) => p.version === undefined || p.version === null, 'disk wins again');
   });
 
+  it('offers the YAML quick fix on a skill the index does not know yet (a new folder)', async () => {
+    const fresh = path.join(ws, 'docx-writer', 'SKILL.md');
+    const text = '---\nname: docx-writer\ndescription: Create and edit Word (.docx) documents: headings, styles, tables.\n---\n\n# Word\n';
+    await c.open(fresh, text);
+    const [d] = await c.diagnosticsOf(fresh, (x) => x.some((y) => y.code === 'frontmatter.invalid-yaml'));
+    const actions = (await c.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri: uriOf(fresh) }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
+    assert.equal(actions[0]?.title, 'Put the description in double quotes');
+    await c.close(fresh);
+  });
+
   it('names the twin\'s folder in related information (every file is a SKILL.md)', async () => {
     const [d] = await c.diagnosticsOf(file('csv-tidy'), (x) => x.some((y) => y.code === 'skill.near-duplicate'));
     assert.equal(d.relatedInformation![0].message, 'csv-cleaner/: near-duplicate skill "csv-cleaner"');

@@ -54,10 +54,12 @@ describe('Skill Router in VS Code: what VS Code reports, and YAML mistakes', () 
 
   it('explains an unquoted ": " at its column and quotes the value with the quick fix', async () => {
     const line = 'description: Create and edit Word (.docx) documents: headings, styles, tables, tracked changes and comments.';
-    const uri = skill('docx-writer', `---\nname: docx-writer\n${line}\n---\n\n# Word\n`);
+    const uri = skill('docx-writer', '---\nname: docx-writer\ndescription: Create and edit Word documents.\n---\n\n# Word\n');
     const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc);
-    const [d] = await diagnosticsOf(uri, (x) => x.some((y) => codeOf(y) === 'frontmatter.invalid-yaml'));
+    const editor = await vscode.window.showTextDocument(doc);
+    // Typed into the open buffer: what the server checks is this edit, whatever the file watcher saw.
+    await editor.edit((e) => e.replace(doc.lineAt(2).range, line));
+    const [d] = (await diagnosticsOf(uri, (x) => x.some((y) => codeOf(y) === 'frontmatter.invalid-yaml'))).filter((y) => codeOf(y) === 'frontmatter.invalid-yaml');
     assert.equal(d.message, "front matter is not valid YAML: the description contains ': ', which YAML reads as a nested key; put the value in quotes or use `description: >-`");
     assert.equal(d.range.start.line, 2);
     assert.equal(d.range.start.character, line.indexOf(': headings'));
