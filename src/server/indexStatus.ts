@@ -2,6 +2,8 @@
  * What the status item and `skillRouter/indexStatus` show, from the folders' libraries: their
  * states and counts, the index's progress, and the cross-skill passes still running.
  */
+import type { WorkDoneProgressServerReporter } from 'vscode-languageserver';
+import type { Logger } from '../core/types';
 import type { FolderStatus, IndexState, IndexStatus } from '../shared/protocol';
 import type { FolderLibrary } from './folderLibrary';
 import { DEFAULT_SETTINGS } from './settings';
@@ -97,5 +99,19 @@ export class StatusThrottle {
   dispose(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+}
+
+type Reporter = Pick<WorkDoneProgressServerReporter, 'report' | 'done' | 'token'>;
+
+/** A cancellable work-done progress from `create`, cancelling with `onCancel`; none when the client refuses one. */
+export async function workDoneProgress(create: () => Promise<Reporter>, onCancel: () => void, log: Logger): Promise<Reporter | undefined> {
+  try {
+    const reporter = await create();
+    reporter.token.onCancellationRequested(onCancel);
+    return reporter;
+  } catch (err) {
+    log.debug(`no progress report: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
   }
 }

@@ -2,23 +2,20 @@
  * The server's view of the workspace: one library (engine instance) per workspace folder, the
  * open SKILL.md buffers (which win over disk), incremental updates of one skill at a time, and
  * which skills' diagnostics depend on which (a near-duplicate warning sits on both twins, so an
- * edit to either re-checks the other).
+ * edit to either re-checks the other). This class owns the folders' lifecycle, publishing, the
+ * status and routing; state lives in small owners: `FolderLibrary` (one folder's engine and
+ * queue), `PairFindingsStore` and `PairPasses` (pair findings and the passes that find and
+ * recheck them), `DocumentScheduler` (open buffers, debounce, cancellation), `StatusThrottle`
+ * and `listing.ts`. What remains shares the folders' queues, the open buffers and what was
+ * published where; split further, the parts would pass each other all of it.
  *
- * This class owns the folders' lifecycle, publishing, the status and routing; the state lives in
- * small owners: `FolderLibrary` (one folder's engine and queue), `PairFindingsStore` (its pair
- * findings), `PairPasses` (the library-wide passes that find and recheck them) and
- * `DocumentScheduler` (open buffers, debounce, cancellation), `StatusThrottle` and `listing.ts`.
- * What remains (index runs, edits, disk changes, publishing) shares the folders' queues, the open
- * buffers and what was published where; split further, the parts would pass each other all of it.
- *
- * Work on one library runs in order on its queue; edits are debounced per document, superseded
- * edits are cancelled, and results for a document version that is no longer current are dropped.
- * An edit is checked in two steps, as type checkers do: the skill itself at once (its buffer
- * parsed and validated, with its last known pair findings, ahead of any queued work; the index
- * update follows on the queue), then after a pause in typing the cross-skill checks, which rescan
- * the library for that skill and re-publish its twins. Term weights are library-wide, so an edit
- * to a name or description can also move findings between skills nobody edited: once edits pause,
- * every skill's pairs are rechecked.
+ * Work on one library runs in order on its queue; superseded edits are cancelled and results for
+ * a stale document version dropped. An edit is checked in two steps, as type checkers do: the
+ * skill itself at once (its buffer validated, with its last known pair findings, ahead of queued
+ * work), then after a pause in typing the cross-skill checks, which rescan the library for that
+ * skill and re-publish its twins. Term weights are library-wide, so an edit to a name or
+ * description can also move findings between skills nobody edited: once edits pause, every
+ * skill's pairs are rechecked.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -37,7 +34,7 @@ import type { IndexStatus, InitializationOptions, ListingResponse, RouteParams, 
 import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary, innermostLibrary } from './folderLibrary';
-import { indexPercent, indexStatus, StatusThrottle } from './indexStatus';
+import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
 import { errorMessage, type ServerLogger } from './logger';
 import { pairInputKey } from './pairFindings';
@@ -154,17 +151,11 @@ export class WorkspaceIndex {
     });
     this.progress = { stage: 'starting', done: 0, total: 0, percent: 0 };
     this.emitStatus(true);
-    let reporter: Awaited<ReturnType<IndexHost['progress']>> | undefined;
     // A client that shows progress from the status (VS Code: one status item, one notification)
     // gets no work-done progress, which VS Code would draw as a second status bar entry.
-    if (!this.opts.init.progressFromStatus) {
-      try {
-        reporter = await this.host.progress('Indexing skills');
-        reporter.token.onCancellationRequested(() => sources.forEach(cancelOnce));
-      } catch (err) {
-        this.host.log.debug(`no progress report: ${errorMessage(err)}`);
-      }
-    }
+    const reporter = this.opts.init.progressFromStatus
+      ? undefined
+      : await workDoneProgress(() => this.host.progress('Indexing skills'), () => sources.forEach(cancelOnce), this.host.log);
     const t0 = now();
     let lastReport = 0;
     try {
@@ -400,17 +391,8 @@ export class WorkspaceIndex {
     if (!keys.length) return;
     await lib.run(async () => {
       if (!lib.service || lib.state !== 'ready') return;
-      const expanded = new Set<string>();
-      for (const key of keys) {
-        if (!key.endsWith(path.sep)) expanded.add(key);
-        else {
-          const rel = path.relative(lib.root, key).split(path.sep).join('/');
-          const known = new Set([...lib.paths.values(), ...lib.service.skills().map((d) => d.path), ...lib.service.failures().map((f) => f.path)]);
-          for (const p of known) if (p.startsWith(`${rel}/`)) expanded.add(path.join(lib.root, ...p.split('/')));
-        }
-      }
       const ids: string[] = [];
-      for (const key of [...expanded].filter((k) => !this.docs.has(k))) {
+      for (const key of lib.expandDeletedFolders(keys).filter((k) => !this.docs.has(k))) {
         const ref = this.refFor(lib, key);
         if (!ref) continue;
         const bytes = await fs.readFile(key).then((b) => new Uint8Array(b), () => null);
@@ -589,11 +571,8 @@ export class WorkspaceIndex {
 
   /** Every indexed skill by its share of the listing budget (`skillRouter/listing`). */
   listing(): ListingResponse {
-    const libs = [...this.libraries.values()];
-    return listingReport(
-      libs.map((lib) => ({ skills: lib.service?.skills() ?? [], uriOf: (relPath: string) => this.uriOf(lib, relPath) })),
-      libs[0]?.settings ?? DEFAULT_SETTINGS,
-    );
+    const libs = [...this.libraries.values()].map((lib) => ({ lib, skills: lib.service?.skills() ?? [], uriOf: (p: string) => this.uriOf(lib, p) }));
+    return listingReport(libs, libs[0]?.lib.settings ?? DEFAULT_SETTINGS);
   }
 
   status(): IndexStatus {

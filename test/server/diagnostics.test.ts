@@ -137,7 +137,10 @@ describe('server: malformed files (malformed workspace)', function () {
     assert.deepEqual(ownCodes(await c.diagnosticsOf(file('unknown-key'), (d) => ownCodes(d).length > 0)), ['frontmatter.unknown-key']);
     await c.setSettings({ diagnostics: { reportBuiltInChecks: true } });
     assert.deepEqual(ownCodes(await c.diagnosticsOf(file('wrong-name'), (d) => ownCodes(d).length > 0)), ['frontmatter.name-mismatch']);
+    // Settle before the next test: a settings change re-publishes every skill.
+    const sent = c.statuses.length;
     await c.setSettings({});
+    await c.waitFor(() => c.statuses.length > sent, 'the status after the settings change');
   });
 
   it('survives hostile buffers: binary text, a 3 MB buffer, broken YAML while typing', async () => {
