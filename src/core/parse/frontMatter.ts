@@ -107,7 +107,8 @@ export function parseFrontMatter(text: string): FrontMatterResult {
   } catch (err) {
     if (yaml) return failed(yamlError(err, lines, close));
     const json = opener[1].toLowerCase() === 'json';
-    return failed({ message: json ? `front matter is not valid JSON: ${errorText(err)}` : errorText(err), range: lineRange(1, 0, lines[1]?.length ?? 0) });
+    // The opening line names the language: that is where an unsupported one is.
+    return failed({ message: json ? `front matter is not valid JSON: ${errorText(err)}` : errorText(err), range: lineRange(0, 0, lines[0].length) });
   }
   // js-yaml reads some tab-indented blocks without an error, but not as written (`metadata:` then
   // a tab-indented `author:` becomes two top-level keys); other clients' parsers refuse them.

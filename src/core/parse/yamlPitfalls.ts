@@ -23,7 +23,7 @@ export type YamlPitfallKind =
   | 'quote-unclosed'
   /** A quote that closes before the value ends, with more text after it. */
   | 'quote-early'
-  /** An unquoted value that starts with a character YAML reserves (`*`, `&`, `!`, `@`, `` ` ``, `%`, `- `). */
+  /** An unquoted value that starts with a character YAML reserves (`*`, `&`, `@`, `` ` ``, `- `, `[`, `{`). */
   | 'indicator'
   /** ` #` inside an unquoted value: the rest of the line is a comment (the parse succeeds). */
   | 'comment'
@@ -168,13 +168,15 @@ function quotePitfall(lines: readonly string[], kv: KeyValue, close: number): Ya
   };
 }
 
+/**
+ * Characters that cannot start an unquoted value, where an author means text (`*Always*`,
+ * `@user`). A tag (`!`) is YAML syntax on purpose, and the parser's message names it.
+ */
 const INDICATORS: Record<string, string> = {
   '*': 'an alias (a reference to an anchor)',
   '&': 'an anchor',
-  '!': 'a type tag',
   '@': 'a reserved character',
   '`': 'a reserved character',
-  '%': 'a directive',
 };
 
 /**
