@@ -84,6 +84,8 @@ describe('server: as the VS Code extension starts it (duplicates workspace)', fu
     const actions = (await c.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri: uriOf(fresh) }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
     assert.equal(actions[0]?.title, 'Put the description in double quotes');
     await c.close(fresh);
+    // Not on disk: closing drops it from the index again (and its diagnostics).
+    await c.diagnosticsOf(fresh, (x) => x.length === 0, 'the closed buffer cleared');
   });
 
   it('names the twin\'s folder in related information (every file is a SKILL.md)', async () => {
