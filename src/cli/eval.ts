@@ -188,7 +188,6 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     const perQuery: string[] = [];
     let dense: string | null = null;
     let reranked = false;
-    const step = Math.max(1, Math.ceil(queries.length / 10));
     for (const [i, q] of queries.entries()) {
       const start = performance.now();
       const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, select: parsed.select, passages: false });
@@ -216,9 +215,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
         }
       }
       if (parsed.perQuery) perQuery.push(JSON.stringify(perQueryRecord(q, top, result, metrics, held, ms)));
-      if (!parsed.quiet && ((i + 1) % step === 0 || i + 1 === queries.length)) {
-        io.stderr(`eval: ${i + 1}/${queries.length} queries (${Math.round(((i + 1) / queries.length) * 100)}%)\n`);
-      }
+      opts.progress?.('eval', i + 1, queries.length);
     }
 
     if (parsed.perQuery) {

@@ -9,12 +9,14 @@ export interface CliIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   env?: Record<string, string | undefined>;
-  /** Whether stderr is a terminal (progress redraws one line). */
+  /** Whether stderr is a terminal: progress is one line redrawn in place there, and nothing elsewhere. */
   isTTY?: boolean;
   /** Standard input, for `hook` (the prompt) and `mcp` (the protocol); default `process.stdin`. */
   stdin?: Readable;
   /** Standard output as a stream, for `mcp` (the protocol); default `process.stdout`. */
   stdoutStream?: Writable;
+  /** Set by `withProgressLine` (main does): where the engine's progress goes. */
+  progressLine?: ProgressSink;
 }
 
 export const EXIT_OK = 0;
@@ -45,21 +47,48 @@ export function stderrLogger(io: CliIo, verbose = false): Logger {
   };
 }
 
-/** Progress on stderr: one redrawn line on a terminal, else a line per 10%. */
+/** The engine's progress for a command: the terminal's progress line, or nothing (`--quiet`, or not a terminal). */
 export function stderrProgress(io: CliIo, quiet = false): ProgressSink {
+  return !quiet && io.progressLine ? io.progressLine : () => undefined;
+}
+
+const ERASE_LINE = '\r\x1b[K';
+
+/**
+ * The CLI's output with a terminal's progress line. On a terminal, progress is one stderr line
+ * redrawn in place (at most ten times a second, and at each new stage) and erased before
+ * anything else is written, so warnings and the report start on a clean line; `endProgress`
+ * erases it at the end. Off a terminal (a git hook, CI, a pipe) there is no progress at all:
+ * only warnings and the report.
+ */
+export function withProgressLine(io: CliIo, now: () => number = () => performance.now()): CliIo & { endProgress(): void } {
+  if (!io.isTTY) return { ...io, progressLine: undefined, endProgress: () => undefined };
+  let shown = false;
+  let lastAt = -Infinity;
   let lastStage = '';
-  let lastDecile = -1;
-  return (stage, done, total) => {
-    if (quiet) return;
-    if (io.isTTY) {
-      io.stderr(`\r${stage}: ${done}/${total}${done >= total ? '\n' : ''}`);
-      return;
-    }
-    const decile = total ? Math.floor((done / total) * 10) : 10;
-    if (stage !== lastStage || decile !== lastDecile) {
-      if (total > 1 || done >= total) io.stderr(`${stage}: ${done}/${total}\n`);
+  const erase = () => {
+    if (!shown) return;
+    io.stderr(ERASE_LINE);
+    shown = false;
+  };
+  return {
+    ...io,
+    stdout: (s) => {
+      erase();
+      io.stdout(s);
+    },
+    stderr: (s) => {
+      erase();
+      io.stderr(s);
+    },
+    progressLine: (stage, done, total) => {
+      if (stage === lastStage && done < total && now() - lastAt < 100) return;
+      lastAt = now();
       lastStage = stage;
-      lastDecile = decile;
-    }
+      const pct = total > 1 ? ` (${Math.floor((done / total) * 100)}%)` : '';
+      io.stderr(`${ERASE_LINE}${stage}: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}${pct}`);
+      shown = true;
+    },
+    endProgress: erase,
   };
 }

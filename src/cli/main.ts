@@ -12,7 +12,7 @@ import { runCheck } from './check/runCheck';
 import { runEval } from './eval';
 import { runHook } from './hook';
 import { runMcp } from './mcp';
-import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, type CliIo } from './io';
+import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, withProgressLine, type CliIo } from './io';
 import { engineOptions, LIBRARY_OPTIONS, type LibraryDeps } from './options';
 
 export type { CliIo } from './io';
@@ -49,7 +49,16 @@ export type Deps = LibraryDeps;
 const DEFAULT_DEPS: Deps = { openLibrary };
 
 /** Runs the CLI; never throws: errors become a message and exit code 2. */
-export async function main(io: CliIo, deps: Deps = DEFAULT_DEPS): Promise<number> {
+export async function main(rawIo: CliIo, deps: Deps = DEFAULT_DEPS): Promise<number> {
+  const io = withProgressLine(rawIo);
+  try {
+    return await runCommand(io, deps);
+  } finally {
+    io.endProgress();
+  }
+}
+
+async function runCommand(io: CliIo, deps: Deps): Promise<number> {
   const [command, ...rest] = io.argv;
   try {
     switch (command) {
@@ -105,9 +114,10 @@ async function runRoute(args: string[], io: CliIo, deps: Deps): Promise<number> 
   if (!query) throw new UsageError('route needs a request: skill-router route "<request>" --library <dir>');
   const k = values.top !== undefined ? Number(values.top) : 10;
   if (!(Number.isInteger(k) && k > 0)) throw new UsageError('--top takes a positive integer');
-  const service = await deps.openLibrary(engineOptions(values, io, values.library ?? '.'));
+  const opts = engineOptions(values, io, values.library ?? '.');
+  const service = await deps.openLibrary(opts);
   try {
-    const stats = await service.index();
+    const stats = await service.index({ progress: opts.progress });
     if (stats.skills === 0) {
       io.stderr(`skill-router: no SKILL.md found under ${service.root}\n`);
       return EXIT_FAILURE;
@@ -177,9 +187,10 @@ function formatRoute(result: RouteResult): string {
 
 async function runIndex(args: string[], io: CliIo, deps: Deps): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...LIBRARY_OPTIONS } });
-  const service = await deps.openLibrary(engineOptions(values, io, positionals[0] ?? values.library ?? '.'));
+  const opts = engineOptions(values, io, positionals[0] ?? values.library ?? '.');
+  const service = await deps.openLibrary(opts);
   try {
-    const stats = await service.index();
+    const stats = await service.index({ progress: opts.progress });
     for (const f of service.failures()) io.stderr(`${f.path}: ${f.message}\n`);
     if (values.json) io.stdout(`${JSON.stringify({ library: service.root, ...stats }, null, 2)}\n`);
     else {

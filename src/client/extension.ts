@@ -7,7 +7,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
+  CancelIndexNotification,
   IndexStatusNotification,
+  ListingRequest,
   ReindexRequest,
   RESTART_SETTINGS,
   type IndexStatus,
@@ -15,7 +17,9 @@ import {
 } from '../shared/protocol';
 import { mcpConfigSnippet } from './mcpConfig';
 import { openQueryPanel, registerQueryPanelSerializer, type QueryPanelHost } from './queryPanelHost';
-import { overBudget, statusText, statusTooltip } from './statusText';
+import { IndexNotification } from './indexNotification';
+import { listingPickItems, listingPickTitle } from './listingPick';
+import { LISTING_COMMAND, overBudget, statusText, statusTooltip } from './statusText';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../shared/serverProcess';
 
 const CLIENT_ID = 'skillRouter';
@@ -58,6 +62,8 @@ class StatusItem implements vscode.Disposable {
     this.item.text = statusText(s);
     const tip = new vscode.MarkdownString(statusTooltip(s));
     tip.supportThemeIcons = true;
+    // The tooltip links to the skills by listing cost; no other command runs from it.
+    tip.isTrusted = { enabledCommands: [LISTING_COMMAND] };
     this.item.tooltip = tip;
     this.item.backgroundColor = s.state === 'error'
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
@@ -75,7 +81,7 @@ class StatusItem implements vscode.Disposable {
   }
 }
 
-async function startClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, status: StatusItem): Promise<LanguageClient> {
+async function startClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, status: StatusItem, notice: IndexNotification): Promise<LanguageClient> {
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
   const env = { ...process.env, ...SERVER_ENV };
   const serverOptions: ServerOptions = {
@@ -83,7 +89,14 @@ async function startClient(context: vscode.ExtensionContext, log: vscode.LogOutp
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_ARGS, '--nolazy', '--inspect=6011'], env } },
   };
   const storage = (context.storageUri ?? context.globalStorageUri).fsPath;
-  const initializationOptions: InitializationOptions = { cacheDir: storage, model: modelOptions() };
+  const initializationOptions: InitializationOptions = {
+    cacheDir: storage,
+    model: modelOptions(),
+    // What VS Code's own SKILL.md validator reports depends on its version (the server keeps the table).
+    editor: { name: 'vscode', version: vscode.version },
+    // One status item and one notification, drawn from the status: no work-done progress entry besides.
+    progressFromStatus: true,
+  };
   log.info(`starting the server: ${serverModule}; cache ${storage}; model ${JSON.stringify(initializationOptions.model)}`);
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
@@ -99,14 +112,18 @@ async function startClient(context: vscode.ExtensionContext, log: vscode.LogOutp
     if (e.newState === State.Stopped) status.stopped('the server stopped');
   });
   await c.start();
-  c.onNotification(IndexStatusNotification, (s) => status.update(s));
+  c.onNotification(IndexStatusNotification, (s) => {
+    status.update(s);
+    notice.update(s);
+  });
   return c;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Skill Router', { log: true });
   const status = new StatusItem();
-  context.subscriptions.push(log, status);
+  const notice = new IndexNotification(() => void client?.sendNotification(CancelIndexNotification).catch(() => undefined));
+  context.subscriptions.push(log, status, notice);
   const host: QueryPanelHost = { context, client: () => client, log };
 
   const restart = async () => {
@@ -116,7 +133,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         client = undefined;
         await old.stop().catch((err) => log.warn(`stopping the server: ${err instanceof Error ? err.message : err}`));
       }
-      client = await startClient(context, log, status);
+      client = await startClient(context, log, status, notice);
     } catch (err) {
       reportFailure(log, status, err);
     }
@@ -145,6 +162,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         'Skill Router: MCP configuration copied. Paste it into .mcp.json (Claude Code) or .cursor/mcp.json (Cursor); in .vscode/mcp.json put the entry under "servers". It runs `node` (20 or later) from your PATH.',
       );
     }),
+    vscode.commands.registerCommand('skillRouter.showListingCost', () => showListingCost(client)),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!RESTART_SETTINGS.some((s) => e.affectsConfiguration(s))) return;
       const pick = await vscode.window.showInformationMessage('Skill Router: the model settings apply after a server restart.', 'Restart Server');
@@ -159,10 +177,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
 
   try {
-    client = await startClient(context, log, status);
+    client = await startClient(context, log, status, notice);
   } catch (err) {
     reportFailure(log, status, err);
   }
+}
+
+/** The skills by listing cost, most expensive first; picking one opens its SKILL.md. */
+async function showListingCost(c: LanguageClient | undefined): Promise<void> {
+  if (!c?.isRunning()) return void vscode.window.showWarningMessage('The Skill Router server is not running.');
+  const res = await c.sendRequest(ListingRequest);
+  const items = listingPickItems(res);
+  const pick = await vscode.window.showQuickPick(items, { title: listingPickTitle(res), placeHolder: 'Most expensive first: pick a skill to open its SKILL.md', matchOnDetail: true });
+  if (pick) await vscode.window.showTextDocument(vscode.Uri.parse(pick.uri), { preview: true });
 }
 
 /** Activation failures reach the user, not just the log. */

@@ -96,6 +96,7 @@ export function toRouteSummary(
           matchedTerms: item.passage.matchedTerms,
         }
       : null,
+    ...(item.relevant === false ? { relevant: false } : {}),
   }));
   const set = toPanelSet(res.set);
   return {
@@ -107,31 +108,31 @@ export function toRouteSummary(
     totalMs: Math.max(0, res.timings.totalMs),
     ...(res.readAs ? { readAs: res.readAs.slice(0, MAX_READ_AS_LENGTH) } : {}),
     ...(set ? { set } : {}),
+    ...(res.match ? { match: res.match } : {}),
   };
 }
 
 /**
- * Where the skill whose SKILL.md is `skillUri` ranks for the shown request: from the shown
- * results when it is among them, else from a deeper routing of the same request
- * (`routeDeeper(ACTIVE_RANK_DEPTH)`, done only then). `fallbackName` names it when it ranks nowhere.
+ * Where the skill whose SKILL.md is `skillUri` (in folder `folder`, as the results show it) ranks
+ * for the shown request: from the shown results when it is among them, else from a deeper
+ * routing of the same request (`routeDeeper(ACTIVE_RANK_DEPTH)`, done only then). It is named as
+ * the results name skills, by its front-matter name; `lookupName` finds that name when the skill
+ * ranks nowhere (empty when the server does not know the skill either).
  */
 export async function locateActive(
   skillUri: string | null,
-  fallbackName: string,
+  folder: string,
   summary: RouteSummary | null,
   routeDeeper: (k: number) => Promise<{ uri: string; name: string }[]>,
+  lookupName: () => Promise<string> = async () => '',
 ): Promise<ActiveSkill | null> {
   if (!skillUri) return null;
-  if (!summary) return { uri: skillUri, name: fallbackName, rank: null, depth: 0 };
+  const named = async (name: string | undefined) => name || (await lookupName().catch(() => '')) || '';
+  if (!summary) return { uri: skillUri, name: await named(undefined), folder, rank: null, depth: 0 };
   const shown = summary.results.find((r) => r.uri === skillUri);
-  if (shown) return { uri: skillUri, name: shown.name || fallbackName, rank: shown.rank, depth: summary.results.length };
+  if (shown) return { uri: skillUri, name: await named(shown.name), folder: shown.folder || folder, rank: shown.rank, depth: summary.results.length };
   const depth = Math.max(ACTIVE_RANK_DEPTH, summary.k);
   const deeper = await routeDeeper(depth);
   const i = deeper.findIndex((r) => r.uri === skillUri);
-  return {
-    uri: skillUri,
-    name: i >= 0 ? deeper[i].name || fallbackName : fallbackName,
-    rank: i >= 0 ? i + 1 : null,
-    depth: deeper.length,
-  };
+  return { uri: skillUri, name: await named(i >= 0 ? deeper[i].name : undefined), folder, rank: i >= 0 ? i + 1 : null, depth: deeper.length };
 }

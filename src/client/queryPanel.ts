@@ -6,7 +6,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isProfileId, type ProfileId } from '../core/profiles';
-import type { RouteParams, RouteResponse } from '../shared/protocol';
+import { judgeExpectation, relevanceVerdict, testDepth } from '../core/eval/routingTest';
+import type { ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
 import {
   DEFAULT_K,
   isHostMessage,
@@ -18,6 +19,7 @@ import {
   type PanelSnapshot,
   type RouteSummary,
   type RoutingTestEntry,
+  type TestVerdict,
   type WebviewMessage,
 } from '../shared/webviewProtocol';
 import { createNonce, panelHtml } from './panelHtml';
@@ -33,6 +35,8 @@ export interface QueryPanelDeps {
   extensionUri: vscode.Uri;
   /** `skillRouter/route` on the language server; throws when it is not running. */
   route(params: RouteParams, token: vscode.CancellationToken): Promise<RouteResponse>;
+  /** `skillRouter/listing`: every skill (for the names and ids a routing test may use). */
+  listing(): Promise<ListingResponse>;
   /** Where the panel's query, K, profile and history are kept between openings (workspace state). */
   memento: vscode.Memento;
   log: vscode.LogOutputChannel;
@@ -160,7 +164,7 @@ export class QueryPanel implements vscode.Disposable {
       case 'open':
         return void this.onOpen(msg.uri, msg.line);
       case 'saveTest':
-        return void this.onSaveTest(msg.test);
+        return void this.onSaveTest(msg.test, msg.force === true);
       case 'persist':
         return void this.deps.memento.update(SNAPSHOT_KEY, msg.snapshot);
     }
@@ -185,8 +189,7 @@ export class QueryPanel implements vscode.Disposable {
     const restore = snapshot || last
       ? { ...(snapshot ?? { query: last?.query ?? '', k, profile: profiles[0], history: [] }), last }
       : null;
-    const active = this.activeSkillUri ? { uri: this.activeSkillUri.toString(), name: this.skillName(this.activeSkillUri), rank: null, depth: 0 } : null;
-    this.post({ type: 'init', profiles, k, restore, active });
+    this.post({ type: 'init', profiles, k, restore, active: this.unranked() });
     void this.refreshActive();
     if (this.queued) {
       this.post({ type: 'run', query: this.queued });
@@ -225,10 +228,17 @@ export class QueryPanel implements vscode.Disposable {
 
   private locateActive(summary: RouteSummary | null, query: string, token: vscode.CancellationToken): Promise<ActiveSkill | null> {
     const uri = this.activeSkillUri;
-    return locateActive(uri?.toString() ?? null, uri ? this.skillName(uri) : '', summary, async (depth) => {
-      const deeper = await this.deps.route({ query, k: depth }, token);
-      return deeper.results.map((r) => ({ uri: vscode.Uri.parse(r.uri).toString(), name: r.name }));
-    });
+    return locateActive(
+      uri?.toString() ?? null,
+      uri ? this.folderOfSkill(uri) : '',
+      summary,
+      async (depth) => {
+        const deeper = await this.deps.route({ query, k: depth }, token);
+        return deeper.results.map((r) => ({ uri: vscode.Uri.parse(r.uri).toString(), name: r.name }));
+      },
+      // Ranked nowhere: the server still knows its name.
+      async () => (await this.deps.listing()).skills.find((s) => vscode.Uri.parse(s.uri).toString() === uri?.toString())?.name ?? '',
+    );
   }
 
   /** Tells the panel where the active editor's skill ranks for the request shown. */
@@ -244,14 +254,24 @@ export class QueryPanel implements vscode.Disposable {
     } catch (err) {
       if (generation !== this.activeGeneration) return;
       this.deps.log.warn(`query panel: ranking the active skill failed: ${message(err)}`);
-      this.post({ type: 'active', active: this.activeSkillUri ? { uri: this.activeSkillUri.toString(), name: this.skillName(this.activeSkillUri), rank: null, depth: 0 } : null });
+      this.post({ type: 'active', active: this.unranked() });
     } finally {
       cts.dispose();
     }
   }
 
-  private skillName(skillMd: vscode.Uri): string {
-    return path.posix.basename(path.posix.dirname(skillMd.path));
+  /** The active skill before any routing: its folder only (its name comes with the ranking). */
+  private unranked(): ActiveSkill | null {
+    return this.activeSkillUri ? { uri: this.activeSkillUri.toString(), name: '', folder: this.folderOfSkill(this.activeSkillUri), rank: null, depth: 0 } : null;
+  }
+
+  /** The skill's folder as the results show it: its path in the library, after the workspace folder's name when there are several. */
+  private folderOfSkill(skillMd: vscode.Uri): string {
+    const ws = vscode.workspace.getWorkspaceFolder(skillMd);
+    const dir = path.posix.dirname(skillMd.path);
+    const rel = ws ? path.posix.relative(ws.uri.path, dir) : '';
+    const id = rel && !rel.startsWith('..') ? rel : path.posix.basename(dir);
+    return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 && ws ? `${ws.name}/${id}` : id;
   }
 
   private trackEditor(editor: vscode.TextEditor | undefined): void {
@@ -313,7 +333,38 @@ export class QueryPanel implements vscode.Disposable {
     return vscode.workspace.workspaceFolders?.[0];
   }
 
-  private async onSaveTest(test: RoutingTestEntry): Promise<void> {
+  /**
+   * Runs `test` as `skill-router check` runs it: its request ranked in its folder to the same
+   * depth with rerank on, judged by the shared rules (core/eval/routingTest.ts) with the config's
+   * default N.
+   */
+  private async runTest(test: RoutingTestEntry, folder: vscode.WorkspaceFolder, defaultTop: number): Promise<TestVerdict> {
+    const topN = test.top ?? defaultTop;
+    const cts = new vscode.CancellationTokenSource();
+    try {
+      const folderUri = folder.uri.toString();
+      const [res, listing] = await Promise.all([
+        this.deps.route({ query: test.query, k: testDepth(topN), rerank: true, folder: folderUri }, cts.token),
+        this.deps.listing(),
+      ]);
+      const inFolder = (uri: string) => vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri))?.uri.toString() === folderUri;
+      const skills = listing.skills.filter((s) => inFolder(s.uri)).map((s) => ({ id: s.skillId, name: s.name }));
+      const verdict = judgeExpectation(
+        { expect: test.expect, notExpect: test.notExpect ?? [], top: test.top, set: test.set === true },
+        res.results.map((r) => r.skillId),
+        skills,
+        defaultTop,
+        // As `check` judges: a notExpect skill judged not relevant is not chosen.
+        relevanceVerdict({ match: res.match, candidates: res.results.map((r) => ({ skillId: r.skillId, relevant: r.relevant })) }),
+      );
+      return { passed: verdict.passed, topN: verdict.topN, problems: verdict.problems };
+    } finally {
+      cts.dispose();
+    }
+  }
+
+  /** Runs the test; saves it when it passes, or when the author saves it anyway (`force`). */
+  private async onSaveTest(test: RoutingTestEntry, force: boolean): Promise<void> {
     try {
       const folder = this.folderFor(test);
       if (!folder) throw new Error('open a folder first: routing tests live at the root of the skill library');
@@ -330,6 +381,17 @@ export class QueryPanel implements vscode.Disposable {
         },
         read: async (p) => new TextDecoder().decode(await fs.readFile(at(p))),
       });
+      let outcome: TestVerdict | undefined;
+      try {
+        outcome = await this.runTest(test, folder, location.defaultTop);
+      } catch (err) {
+        // Not indexed yet, or the server is down: the test is saved; check will run it.
+        this.deps.log.warn(`query panel: could not run the routing test before saving it: ${message(err)}`);
+      }
+      if (outcome && !outcome.passed && !force) {
+        this.post({ type: 'tested', query: test.query, outcome });
+        return;
+      }
       const uri = at(location.file);
       // An open editor's unsaved text wins over the file on disk.
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -344,7 +406,7 @@ export class QueryPanel implements vscode.Disposable {
       }
       this.openable.add(uri.toString());
       this.deps.log.info(`query panel: appended a routing test for "${test.query}" to ${uri.fsPath}`);
-      this.post({ type: 'saved', file: vscode.workspace.asRelativePath(uri, true), uri: uri.toString(), query: test.query });
+      this.post({ type: 'saved', file: vscode.workspace.asRelativePath(uri, true), uri: uri.toString(), query: test.query, ...(outcome ? { outcome } : {}) });
     } catch (err) {
       this.post({ type: 'error', message: `Could not save the routing test: ${message(err)}` });
     }

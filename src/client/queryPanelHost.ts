@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { RouteRequest } from '../shared/protocol';
+import { ListingRequest, RouteRequest } from '../shared/protocol';
 import { QueryPanel, type QueryPanelDeps } from './queryPanel';
 
 export interface QueryPanelHost {
@@ -24,6 +24,11 @@ function panelDeps(host: QueryPanelHost): QueryPanelDeps {
       const client = host.client();
       if (!client?.isRunning()) throw new Error('the Skill Router server is not running; run "Skill Router: Restart Server"');
       return client.sendRequest(RouteRequest, params, token);
+    },
+    listing: async () => {
+      const client = host.client();
+      if (!client?.isRunning()) throw new Error('the Skill Router server is not running');
+      return client.sendRequest(ListingRequest);
     },
   };
 }

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { findConfigFile, findTestsFile, TESTS_FILE_NAMES, type ConfigFileAccess } from '../core/configFiles';
+import { DEFAULT_TEST_TOP } from '../core/eval/routingTest';
 import type { RoutingTestEntry } from '../shared/webviewProtocol';
 
 /** File access over `/`-separated paths (a URI's path). */
@@ -19,6 +20,8 @@ export interface TestsFileLocation {
   /** `/`-separated path of the tests file. */
   file: string;
   exists: boolean;
+  /** N of "in the top N" for a test without `top`: the config's `top`, as `check` reads it. */
+  defaultTop: number;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,17 +59,20 @@ export async function locateTestsFile(folder: string, io: TestsFileIo): Promise<
     { configDir: folder, tests: nonEmpty(config.tests), libraryDir: library === undefined ? undefined : access.resolve(folder, library) },
     access,
   );
-  if (found) return { file: found.file, exists: found.exists };
-  return { file: path.posix.join(folder, TESTS_FILE_NAMES[0]), exists: false };
+  const defaultTop = Number.isInteger(config.top) && (config.top as number) > 0 ? (config.top as number) : DEFAULT_TEST_TOP;
+  if (found) return { file: found.file, exists: found.exists, defaultTop };
+  return { file: path.posix.join(folder, TESTS_FILE_NAMES[0]), exists: false, defaultTop };
 }
 
-/** The entry as the tests file spells it: one skill as a plain string, `notExpect`/`top`/`set` only when set. */
+/**
+ * The entry as the tests file spells it: `expect` and `notExpect` always lists (one shape, as the
+ * README writes them, however many skills), `notExpect`/`top`/`set` only when set.
+ */
 function plainEntry(entry: RoutingTestEntry): Record<string, unknown> {
-  const one = (list: string[]) => (list.length === 1 ? list[0] : list);
   return {
     query: entry.query,
-    ...(entry.expect.length ? { expect: one(entry.expect) } : {}),
-    ...(entry.notExpect?.length ? { notExpect: one(entry.notExpect) } : {}),
+    ...(entry.expect.length ? { expect: entry.expect } : {}),
+    ...(entry.notExpect?.length ? { notExpect: entry.notExpect } : {}),
     ...(entry.top !== undefined ? { top: entry.top } : {}),
     ...(entry.set ? { set: true } : {}),
   };

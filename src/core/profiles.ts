@@ -33,6 +33,16 @@ export interface ClientProfile {
   dropDescriptionOver?: number;
 }
 
+/**
+ * What a client does when the listing of all skills is over its budget, and what the author can
+ * do about it: the status bar's tooltip says it. Clients do not publish exact rules, so this says
+ * what their listing does, not by how much.
+ */
+export const OVER_BUDGET = {
+  client: 'past the budget the client shortens descriptions or leaves skills out of the list it shows the model, so those skills are not offered',
+  author: 'shorten the longest descriptions (keep what says when to use the skill), merge near-duplicates, or move skills this workspace does not need out of it',
+} as const;
+
 /** What each client does with SKILL.md front matter, from its documentation. */
 export const CLIENT_PROFILES: Record<ProfileId, ClientProfile> = {
   spec: { id: 'spec', label: 'Agent Skills spec', extraKeys: [], listingFields: ['description'] },
@@ -115,6 +125,30 @@ export interface BudgetReport {
   used: number;
   skills: number;
   over: boolean;
+}
+
+/** One skill's share of the listing: what it costs and how the client lists it. */
+export interface ListingCost {
+  id: string;
+  name: string;
+  path: string;
+  /** Characters of `name + description`, as the budget counts them. */
+  chars: number;
+  /** How the profile lists it: whole, cut at its cap, or left out. */
+  listed: 'full' | 'cut' | 'dropped';
+}
+
+/** Every skill's listing cost under `profile`, most expensive first (ties by name). */
+export function listingCosts(
+  skills: readonly { id: string; name: string; path: string; description: string; frontMatter: Record<string, unknown> }[],
+  profile: ClientProfile,
+): ListingCost[] {
+  return skills
+    .map((s) => {
+      const l = listingText(s.frontMatter, profile);
+      return { id: s.id, name: s.name, path: s.path, chars: s.name.length + s.description.length, listed: l.dropped ? 'dropped' as const : l.cut ? 'cut' as const : 'full' as const };
+    })
+    .sort((a, b) => b.chars - a.chars || a.name.localeCompare(b.name));
 }
 
 /** Each client's listing size against its budget, in client name order. */

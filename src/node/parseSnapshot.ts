@@ -15,7 +15,8 @@ import { SILENT_LOGGER } from '../core/types';
 import { KeyedCacheFile, StaleCacheFile } from './cacheFile';
 
 const MAGIC = 'SRPS1\n';
-const VERSION = 2;
+// 3: findings reworded (YAML mistakes explained, one finding per name problem); older files hold the old wording.
+const VERSION = 3;
 export const PARSE_FILE = 'parsed.json';
 
 /** How a YAML timestamp in front matter is written (JSON has no dates); see `revive`. */

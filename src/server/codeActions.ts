@@ -1,7 +1,8 @@
 /** Quick fixes offered on SKILL.md diagnostics (the edits themselves are in quickFixes.ts). */
 import type { CodeAction, Diagnostic, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
-import { parseFrontMatter } from '../core/parse/frontMatter';
+import { parseFrontMatter, type FrontMatterResult } from '../core/parse/frontMatter';
+import { suggestName } from '../core/parse/validate';
 import { isProfileId, type ProfileId } from '../core/profiles';
 import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
 import type { DiagnosticData } from './diagnostics';
@@ -37,6 +38,26 @@ function edit(uri: string, edits: TextEdit[]): WorkspaceEdit {
 
 const preview = (s: string, n = 60) => (s.length > n ? `…${s.slice(-n)}` : s);
 
+const NAME_FORMAT = new Set(['frontmatter.name-case', 'frontmatter.name-chars', 'frontmatter.name-hyphen']);
+/** Codes whose YAML mistake the front-matter parser found, with its repair. */
+const YAML_CODES = new Set(['frontmatter.invalid-yaml', 'frontmatter.value-cut', 'frontmatter.name-empty', 'frontmatter.description-empty', 'frontmatter.compatibility-type']);
+
+/** The parser's repairs of a YAML mistake, offered on the diagnostic that reports it (the first preferred). */
+function yamlFixes(uri: string, fm: FrontMatterResult, ours: Diagnostic[]): CodeAction[] {
+  const out: CodeAction[] = [];
+  const sources = [
+    ...(fm.error?.fixes ? [{ range: fm.error.range, fixes: fm.error.fixes }] : []),
+    ...fm.pitfalls.map((p) => ({ range: p.range, fixes: p.fixes })),
+  ];
+  for (const d of ours.filter((x) => YAML_CODES.has(String(x.code)))) {
+    const source = sources.find((s) => s.range.start.line === d.range.start.line || overlaps(s.range, d.range));
+    source?.fixes.forEach((fix, i) => {
+      out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: i === 0, edit: edit(uri, fix.edits) });
+    });
+  }
+  return out;
+}
+
 export function codeActions(input: CodeActionInput): CodeAction[] {
   const { uri, text } = input;
   const ours = input.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
@@ -59,6 +80,14 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
         edit: edit(uri, edits),
       });
     }
+  }
+
+  actions.push(...yamlFixes(uri, fm, ours));
+  const format = ours.filter((d) => NAME_FORMAT.has(String(d.code)));
+  const suggested = typeof name === 'string' ? suggestName(name) : '';
+  if (format.length && suggested && suggested !== input.folderName && suggested !== name) {
+    const edits = setNameEdit(text, suggested);
+    if (edits) actions.push({ title: `Set name to "${suggested}"`, kind: CodeActionKind.QuickFix, diagnostics: format, edit: edit(uri, edits) });
   }
 
   for (const d of ours) {

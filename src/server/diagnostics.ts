@@ -1,25 +1,52 @@
 /**
  * Engine findings → LSP diagnostics: stable codes, `source: "skill-router"`, a link into
- * docs/diagnostics.md, `relatedInformation` at the twin skill, severity settings, and the checks
- * VS Code already makes left out unless asked for. Which findings are reported at all
+ * docs/diagnostics.md, `relatedInformation` at the twin skill (named by its folder), severity
+ * settings, and the checks the running editor is known to make itself left out unless asked for. Which findings are reported at all
  * (suppression, conflict limits) is core's policy, shared with `skill-router check`.
  */
 import type { Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { PairFinding } from '../core/analysis/types';
+import { decodeSkillBytes, parseSkill, type SkillSource } from '../core/parse/skillDoc';
 import { applyFindingPolicy } from '../core/policy/findingPolicy';
+import type { ProfileId } from '../core/profiles';
 import type { SkillDoc } from '../core/types';
 import type { Finding, Severity, TextRange } from '../core/types';
 import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
 import type { ServerSettings } from './settings';
 
-/** Codes VS Code reports on SKILL.md itself; ours stay quiet unless `reportBuiltInChecks` is on. */
-export const BUILT_IN_OVERLAP: ReadonlySet<string> = new Set([
-  'frontmatter.unknown-key',
-  'frontmatter.name-empty',
-  'frontmatter.description-empty',
-  'frontmatter.name-mismatch',
-]);
+/**
+ * What an editor's own SKILL.md validator reports, by the first version seen to report it: each
+ * row is tested in that editor (test/e2e), never assumed. VS Code 1.100 reports nothing on a
+ * SKILL.md (tested in code-server 4.100.3), so there is no row yet and every check is ours: an
+ * assumed row hid `name-mismatch` and `unknown-key` from the editor while `check` failed on them.
+ * The setting's text in package.json names the versions listed here.
+ */
+export const EDITOR_SKILL_CHECKS: readonly { editor: string; since: string; codes: readonly string[] }[] = [];
+
+/** `1.100.3` → [1, 100, 3]; anything after the numbers (`-insider`) is ignored. */
+function versionParts(version: string): number[] {
+  return (/^\d+(\.\d+)*/.exec(version.trim())?.[0] ?? '').split('.').filter(Boolean).map(Number);
+}
+
+function atLeast(version: string, since: string): boolean {
+  const [a, b] = [versionParts(version), versionParts(since)];
+  if (!a.length) return false;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
+
+/**
+ * Codes the running editor reports on SKILL.md itself (from `initializationOptions.editor`):
+ * those of every row of `table` whose editor matches and whose version it has reached. Empty for
+ * an unknown editor or version, so nothing is hidden on a guess.
+ */
+export function editorReportedCodes(editor: { name?: string; version?: string } | undefined, table = EDITOR_SKILL_CHECKS): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (!editor?.name || !editor.version) return out;
+  for (const row of table) if (row.editor === editor.name && atLeast(editor.version, row.since)) for (const c of row.codes) out.add(c);
+  return out;
+}
 
 /** Codes the server adds to the engine's. */
 export const SERVER_CODES = { unreadable: 'file.unreadable' } as const;
@@ -32,6 +59,8 @@ export interface DiagnosticData {
 
 export interface DiagnosticContext {
   settings: Pick<ServerSettings, 'diagnostics' | 'conflict'>;
+  /** Codes the editor reports itself (`editorReportedCodes`): left to it unless `reportBuiltInChecks` is on. */
+  editorReports?: ReadonlySet<string>;
   /** Link of a code into docs/diagnostics.md. */
   href(code: string): string;
   /** Another skill of the same library by id. */
@@ -53,6 +82,12 @@ const OVERRIDE: Record<string, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
+/** The skill folder of a SKILL.md path (`tools/pdf-extract/SKILL.md` → `tools/pdf-extract/`). */
+function folderOf(relPath: string, id: string): string {
+  const dir = relPath.replace(/\/?SKILL\.md$/i, '');
+  return `${dir || id}/`;
+}
+
 /** Where a diagnostic goes when the engine gives no better place: the first line. */
 export const FIRST_LINE: TextRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -68,7 +103,9 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
     message: f.profile ? `${f.message} [${f.profile}]` : f.message,
   };
   if (f.related?.length) {
-    d.relatedInformation = f.related.map((r) => ({ location: { uri: ctx.uriOf(r.skillId), range: r.range }, message: r.message }));
+    // Editors label a row with the file's base name, and every skill's file is SKILL.md: the row
+    // says which skill folder it is.
+    d.relatedInformation = f.related.map((r) => ({ location: { uri: ctx.uriOf(r.skillId), range: r.range }, message: `${folderOf(r.path, r.skillId)}: ${r.message}` }));
   }
   const payload: DiagnosticData = { ...data, ...(f.profile ? { profile: f.profile } : {}) };
   if (Object.keys(payload).length) d.data = payload;
@@ -80,13 +117,33 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
  * it (`pairs` may hold pairs of other skills too; only this skill's are used).
  */
 export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], ctx: DiagnosticContext): Diagnostic[] {
-  const own = ctx.settings.diagnostics.reportBuiltInChecks ? doc.findings : doc.findings.filter((f) => !BUILT_IN_OVERLAP.has(f.code));
+  const leftToEditor = ctx.settings.diagnostics.reportBuiltInChecks ? undefined : ctx.editorReports;
+  const own = leftToEditor?.size ? doc.findings.filter((f) => !leftToEditor.has(f.code)) : doc.findings;
   const out: Diagnostic[] = [];
   for (const { finding, twin } of applyFindingPolicy(doc, own, pairs, ctx.skill, ctx.settings)) {
     const d = toDiagnostic(finding, ctx, twin ? { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } } : undefined);
     if (d) out.push(d);
   }
   return out;
+}
+
+/**
+ * The diagnostics of an open buffer, parsed and validated as it stands; `ok` is false when the
+ * text cannot be a skill (binary, too large) and the one diagnostic says why.
+ */
+export function bufferDiagnostics(
+  text: string,
+  ref: SkillSource,
+  profiles: readonly ProfileId[],
+  pairs: readonly PairFinding[],
+  ctx: DiagnosticContext,
+): { diagnostics: Diagnostic[]; ok: boolean } {
+  try {
+    const decoded = decodeSkillBytes(new TextEncoder().encode(text));
+    return { diagnostics: skillDiagnostics(parseSkill(ref, decoded.text, profiles, decoded.invalidUtf8), pairs, ctx), ok: true };
+  } catch (err) {
+    return { diagnostics: unreadableDiagnostic(err instanceof Error ? err.message : String(err), ctx), ok: false };
+  }
 }
 
 /** The one diagnostic of a file that could not be read as a skill (binary, too large). */

@@ -106,4 +106,34 @@ export class FolderLibrary {
       progress,
     };
   }
+
+  /**
+   * `keys` (absolute file paths) with each deleted folder (a key ending in a separator) replaced
+   * by the skills known under it: those of the index, its failures, and any whose creation is
+   * still queued (`paths`), so that those go too.
+   */
+  expandDeletedFolders(keys: readonly string[]): string[] {
+    const out = new Set<string>();
+    for (const key of keys) {
+      if (!key.endsWith(path.sep)) {
+        out.add(key);
+        continue;
+      }
+      const rel = path.relative(this.root, key).split(path.sep).join('/');
+      const known = new Set([...this.paths.values(), ...(this.service?.skills().map((d) => d.path) ?? []), ...(this.service?.failures().map((f) => f.path) ?? [])]);
+      for (const p of known) if (p.startsWith(`${rel}/`)) out.add(path.join(this.root, ...p.split('/')));
+    }
+    return [...out];
+  }
+}
+
+/** The library whose folder holds the file `key` (the innermost one for nested folders). */
+export function innermostLibrary(libs: Iterable<FolderLibrary>, key: string): FolderLibrary | undefined {
+  let best: FolderLibrary | undefined;
+  for (const lib of libs) {
+    const rel = path.relative(lib.root, key);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    if (!best || lib.root.length > best.root.length) best = lib;
+  }
+  return best;
 }

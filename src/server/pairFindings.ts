@@ -15,10 +15,12 @@ export interface PairSource {
   pairFindings(id: string): PairFinding[];
 }
 
-/** Items done and their total. */
+/** Items done and their total; `waiting` while a pass is due but waits for edits to pause. */
 export interface PassProgress {
   done: number;
   total: number;
+  /** The pass is due, not running: it starts `delayMs` after the last edit. */
+  waiting?: { delayMs: number };
 }
 
 /**
@@ -63,10 +65,13 @@ export class PassState {
     return this.inFlight;
   }
 
-  /** Stops the run in flight; `total` marks a new pass due with that many items, null none. */
-  supersede(total: number | null): void {
+  /**
+   * Stops the run in flight; `total` marks a new pass due with that many items (starting
+   * `delayMs` after the last edit, when given), null none.
+   */
+  supersede(total: number | null, delayMs?: number): void {
     this.run++;
-    this.progress = total === null ? null : { done: 0, total };
+    this.progress = total === null ? null : { done: 0, total, ...(delayMs !== undefined ? { waiting: { delayMs } } : {}) };
   }
 
   /** Starts a run over `total` items, superseding the one in flight. */

@@ -79,11 +79,13 @@ export class PairPasses {
     if (this.disposed || !lib.service) return this.stopRecheck(lib);
     clearTimeout(this.recheckTimers.get(lib));
     const skills = lib.service.skills().length;
-    lib.pairs.recheck.supersede(skills);
+    const delayMs = Math.round(this.recheckDelayMs * Math.max(1, skills / 100));
+    // Shown as waiting, not as a pass at 0%: it starts only once typing pauses this long.
+    lib.pairs.recheck.supersede(skills, delayMs);
     const timer = setTimeout(() => {
       this.recheckTimers.delete(lib);
       this.recheck(lib).catch((err) => this.host.fail(`${lib.name}: cross-skill recheck`, err));
-    }, this.recheckDelayMs * Math.max(1, skills / 100));
+    }, delayMs);
     this.recheckTimers.set(lib, timer);
     this.host.progressed();
   }

@@ -42,11 +42,19 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
         description: c.description,
         scores: c.scores,
         passage: c.passage,
+        ...(c.relevant !== undefined ? { relevant: c.relevant } : {}),
       });
     }
   }
   if (folders > 1) items.sort((a, b) => b.scores.final - a.scores.final || a.rank - b.rank);
   const results = items.slice(0, k).map((item, i) => ({ ...item, rank: i + 1 }));
   const set = results.length ? sets.get(results[0].folder) : undefined;
-  return { query, results, dense, timings, ...(readAs ? { readAs } : {}), ...(set ? { set } : {}) };
+  const match = bestMatch(rankings.map((r) => r.result.match));
+  return { query, results, dense, timings, ...(readAs ? { readAs } : {}), ...(set ? { set } : {}), ...(match ? { match } : {}) };
+}
+
+/** The workspace's match: its best folder's; unknown when any folder's is (an unjudged folder may fit). */
+function bestMatch(matches: readonly RouteResult['match'][]): RouteResult['match'] {
+  if (!matches.length || matches.some((m) => m === undefined)) return undefined;
+  return (['strong', 'weak', 'none'] as const).find((m) => matches.includes(m));
 }

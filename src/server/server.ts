@@ -22,8 +22,10 @@ import { version } from '../../package.json';
 import { CancelledError } from '../core/types';
 import { openLibrary, packageRoot } from '../node/library';
 import {
+  CancelIndexNotification,
   IndexStatusNotification,
   IndexStatusRequest,
+  ListingRequest,
   ReindexRequest,
   RouteRequest,
   type InitializationOptions,
@@ -64,6 +66,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   let annotations = false;
   let folders: string[] = [];
   let fallbackSettings: unknown = {};
+  let editor: InitializationOptions['editor'];
 
   const settingsFor = async (scopeUri: string | null): Promise<ServerSettings> => {
     let raw: unknown = fallbackSettings;
@@ -93,6 +96,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   connection.onInitialize((params): InitializeResult => {
     const init = (params.initializationOptions ?? {}) as InitializationOptions & { settings?: unknown };
     fallbackSettings = init.settings ?? {};
+    editor = init.editor;
     const caps = params.capabilities;
     hasConfiguration = !!caps.workspace?.configuration;
     canRegisterWatchers = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
@@ -149,7 +153,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
           safe('workspace folders', undefined, (e) => index!.changeFolders(e.added.map((f) => f.uri), e.removed.map((f) => f.uri))),
         );
       }
-      log.info(`Skill Router ${SERVER_VERSION} (Node ${process.version}), ${folders.length} workspace folder(s)`);
+      log.info(`Skill Router ${SERVER_VERSION} (Node ${process.version}), ${folders.length} workspace folder(s)${editor ? `, ${editor.name} ${editor.version}` : ''}`);
       await index!.changeFolders(folders, []);
     }),
   );
@@ -222,6 +226,11 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');
     return index.status();
   });
+  connection.onRequest(ListingRequest, () => {
+    if (!index) throw new ResponseError(-32002, 'the server is not initialised');
+    return index.listing();
+  });
+  connection.onNotification(CancelIndexNotification, safe('cancel index', undefined, () => index?.cancelIndexing()));
   connection.onRequest(ReindexRequest, async () => {
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');
     await index.reindex();

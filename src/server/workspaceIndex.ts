@@ -2,43 +2,40 @@
  * The server's view of the workspace: one library (engine instance) per workspace folder, the
  * open SKILL.md buffers (which win over disk), incremental updates of one skill at a time, and
  * which skills' diagnostics depend on which (a near-duplicate warning sits on both twins, so an
- * edit to either re-checks the other).
+ * edit to either re-checks the other). This class owns the folders' lifecycle, publishing, the
+ * status and routing; state lives in small owners: `FolderLibrary` (one folder's engine and
+ * queue), `PairFindingsStore` and `PairPasses` (pair findings and the passes that find and
+ * recheck them), `DocumentScheduler` (open buffers, debounce, cancellation), `StatusThrottle`
+ * and `listing.ts`. What remains shares the folders' queues, the open buffers and what was
+ * published where; split further, the parts would pass each other all of it.
  *
- * This class owns the folders' lifecycle, publishing, the status and routing; the state lives in
- * small owners: `FolderLibrary` (one folder's engine and queue), `PairFindingsStore` (its pair
- * findings), `PairPasses` (the library-wide passes that find and recheck them) and
- * `DocumentScheduler` (open buffers, debounce, cancellation). It is still some 640 lines: what
- * remains (index runs, edits, disk changes, publishing) shares the folders' queues, the open
- * buffers and what was published where; split further, the parts would pass each other all of it.
- *
- * Work on one library runs in order on its queue; edits are debounced per document, superseded
- * edits are cancelled, and results for a document version that is no longer current are dropped.
- * An edit is checked in two steps, as type checkers do: the skill itself at once (its buffer
- * parsed and validated, with its last known pair findings, ahead of any queued work; the index
- * update follows on the queue), then after a pause in typing the cross-skill checks, which rescan
- * the library for that skill and re-publish its twins. Term weights are library-wide, so an edit
- * to a name or description can also move findings between skills nobody edited: once edits pause,
- * every skill's pairs are rechecked.
+ * Work on one library runs in order on its queue; superseded edits are cancelled and results for
+ * a stale document version dropped. An edit is checked in two steps, as type checkers do: the
+ * skill itself at once (its buffer validated, with its last known pair findings, ahead of queued
+ * work), then after a pause in typing the cross-skill checks, which rescan the library for that
+ * skill and re-publish its twins. Term weights are library-wide, so an edit to a name or
+ * description can also move findings between skills nobody edited: once edits pause, every
+ * skill's pairs are rechecked.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken, Diagnostic, WorkDoneProgressServerReporter } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
-import { DEFAULT_BUDGETS, listingBudgets } from '../core/profiles';
 import type { PairFinding } from '../core/analysis/types';
-import { decodeSkillBytes, parseSkill, SkillReadError } from '../core/parse/skillDoc';
+import { SkillReadError } from '../core/parse/skillDoc';
 import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
 import { CancelledError, throwIfCancelled, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
 import type { OpenLibraryOptions } from '../node/library';
-import type { IndexStatus, InitializationOptions, RouteParams, RouteResponse } from '../shared/protocol';
-import { skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
+import type { IndexStatus, InitializationOptions, ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
+import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
-import { cancelOnce, FolderLibrary } from './folderLibrary';
-import { indexPercent, indexStatus } from './indexStatus';
+import { cancelOnce, FolderLibrary, innermostLibrary } from './folderLibrary';
+import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
+import { listingBudget, listingReport } from './listing';
 import { errorMessage, type ServerLogger } from './logger';
 import { pairInputKey } from './pairFindings';
 import { PairPasses } from './pairPasses';
@@ -78,28 +75,18 @@ export interface WorkspaceIndexOptions {
 
 const now = () => performance.now();
 
-/**
- * The listing budget the status meter shows: the same count as `skill-router check`, so the
- * meter and CI agree.
- */
-function listingBudget(skills: readonly SkillDoc[], settings: ServerSettings): IndexStatus['budget'] {
-  const profile = settings.profiles.find((p) => DEFAULT_BUDGETS[p] !== undefined) ?? settings.profiles.find((p) => p !== 'spec') ?? null;
-  const budget = settings.listingBudget ?? (profile ? (DEFAULT_BUDGETS[profile] ?? null) : null);
-  const [report] = listingBudgets(skills, { [profile ?? 'listing']: budget ?? Infinity });
-  return { profile, used: report.used, budget };
-}
-
 export class WorkspaceIndex {
   private readonly libraries = new Map<string, FolderLibrary>();
   private readonly docs: DocumentScheduler;
   private progress: IndexStatus['progress'] = null;
   private lastError: string | null = null;
   private timings: IndexStatus['timings'] = { indexMs: null, lastUpdateMs: null, lastDiagnosticsMs: null };
-  private statusTimer: NodeJS.Timeout | undefined;
-  private lastStatusAt = 0;
+  private readonly statusOut: StatusThrottle;
   private disposed = false;
   private readonly passes: PairPasses;
   private readonly flushAfterMs: number;
+  /** Codes the client's editor reports on SKILL.md itself (by its version). */
+  private readonly editorReports: ReadonlySet<string>;
 
   constructor(private readonly host: IndexHost, private readonly opts: WorkspaceIndexOptions) {
     this.docs = new DocumentScheduler({
@@ -119,6 +106,8 @@ export class WorkspaceIndex {
       opts.recheckDelayMs ?? 2000,
     );
     this.flushAfterMs = opts.flushAfterMs ?? 5000;
+    this.editorReports = editorReportedCodes(opts.init.editor);
+    this.statusOut = new StatusThrottle(() => this.host.status(this.status()));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -162,13 +151,11 @@ export class WorkspaceIndex {
     });
     this.progress = { stage: 'starting', done: 0, total: 0, percent: 0 };
     this.emitStatus(true);
-    let reporter: Awaited<ReturnType<IndexHost['progress']>> | undefined;
-    try {
-      reporter = await this.host.progress('Indexing skills');
-      reporter.token.onCancellationRequested(() => sources.forEach(cancelOnce));
-    } catch (err) {
-      this.host.log.debug(`no progress report: ${errorMessage(err)}`);
-    }
+    // A client that shows progress from the status (VS Code: one status item, one notification)
+    // gets no work-done progress, which VS Code would draw as a second status bar entry.
+    const reporter = this.opts.init.progressFromStatus
+      ? undefined
+      : await workDoneProgress(() => this.host.progress('Indexing skills'), () => sources.forEach(cancelOnce), this.host.log);
     const t0 = now();
     let lastReport = 0;
     try {
@@ -252,6 +239,11 @@ export class WorkspaceIndex {
         for (const doc of this.docs.values()) if (this.libraryFor(doc.key) === lib) this.publishStandalone(doc, lib);
       }
     });
+  }
+
+  /** Stops the indexing in progress (`skillRouter/cancelIndex`): folders not done end `cancelled`. */
+  cancelIndexing(): void {
+    for (const lib of this.libraries.values()) if (lib.cancel) cancelOnce(lib.cancel);
   }
 
   /** Re-reads settings; re-indexes folders whose index depends on what changed, re-publishes the rest. */
@@ -366,15 +358,7 @@ export class WorkspaceIndex {
 
   /** Parses and validates a buffer and publishes the findings; false when it was unreadable. */
   private publishBuffer(doc: OpenDoc, ref: SkillFileRef, settings: ServerSettings, pairs: readonly PairFinding[], ctx: DiagnosticContext): boolean {
-    let diagnostics: Diagnostic[];
-    let ok = true;
-    try {
-      const { text, invalidUtf8 } = decodeSkillBytes(new TextEncoder().encode(doc.text));
-      diagnostics = skillDiagnostics(parseSkill(ref, text, settings.profiles, invalidUtf8), pairs, ctx);
-    } catch (err) {
-      diagnostics = unreadableDiagnostic(errorMessage(err), ctx);
-      ok = false;
-    }
+    const { diagnostics, ok } = bufferDiagnostics(doc.text, ref, settings.profiles, pairs, ctx);
     this.host.publish(doc.uri, diagnostics, doc.version);
     this.timings.lastDiagnosticsMs = Math.round(now() - doc.receivedAt);
     return ok;
@@ -407,17 +391,8 @@ export class WorkspaceIndex {
     if (!keys.length) return;
     await lib.run(async () => {
       if (!lib.service || lib.state !== 'ready') return;
-      const expanded = new Set<string>();
-      for (const key of keys) {
-        if (!key.endsWith(path.sep)) expanded.add(key);
-        else {
-          const rel = path.relative(lib.root, key).split(path.sep).join('/');
-          const known = new Set([...lib.paths.values(), ...lib.service.skills().map((d) => d.path), ...lib.service.failures().map((f) => f.path)]);
-          for (const p of known) if (p.startsWith(`${rel}/`)) expanded.add(path.join(lib.root, ...p.split('/')));
-        }
-      }
       const ids: string[] = [];
-      for (const key of [...expanded].filter((k) => !this.docs.has(k))) {
+      for (const key of lib.expandDeletedFolders(keys).filter((k) => !this.docs.has(k))) {
         const ref = this.refFor(lib, key);
         if (!ref) continue;
         const bytes = await fs.readFile(key).then((b) => new Uint8Array(b), () => null);
@@ -451,6 +426,7 @@ export class WorkspaceIndex {
   private context(lib: FolderLibrary | undefined, settings: ServerSettings): DiagnosticContext {
     return {
       settings,
+      editorReports: this.editorReports,
       href: (code) => this.host.href(code),
       skill: (id) => lib?.service?.skill(id),
       uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
@@ -538,13 +514,7 @@ export class WorkspaceIndex {
 
   /** The library whose folder holds `key` (the innermost one for nested folders). */
   private libraryFor(key: string): FolderLibrary | undefined {
-    let best: FolderLibrary | undefined;
-    for (const lib of this.libraries.values()) {
-      const rel = path.relative(lib.root, key);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      if (!best || lib.root.length > best.root.length) best = lib;
-    }
-    return best;
+    return innermostLibrary(this.libraries.values(), key);
   }
 
   private refFor(lib: FolderLibrary, key: string): SkillFileRef | undefined {
@@ -599,26 +569,20 @@ export class WorkspaceIndex {
     return routeResponse(params.query, k, rankings, ready.length);
   }
 
+  /** Every indexed skill by its share of the listing budget (`skillRouter/listing`). */
+  listing(): ListingResponse {
+    const libs = [...this.libraries.values()].map((lib) => ({ lib, skills: lib.service?.skills() ?? [], uriOf: (p: string) => this.uriOf(lib, p) }));
+    return listingReport(libs, libs[0]?.lib.settings ?? DEFAULT_SETTINGS);
+  }
+
   status(): IndexStatus {
     const libs = [...this.libraries.values()];
     const budget = listingBudget(libs.flatMap((l) => l.service?.skills() ?? []), libs[0]?.settings ?? DEFAULT_SETTINGS);
     return indexStatus(libs, { progress: this.progress, timings: this.timings, lastError: this.lastError, budget });
   }
 
-  /** Sends the status now (`force`) or at most five times a second. */
   private emitStatus(force = false): void {
-    if (this.disposed) return;
-    const send = () => {
-      this.statusTimer = undefined;
-      this.lastStatusAt = now();
-      this.host.status(this.status());
-    };
-    if (force) {
-      clearTimeout(this.statusTimer);
-      send();
-    } else if (!this.statusTimer) {
-      this.statusTimer = setTimeout(send, Math.max(0, 200 - (now() - this.lastStatusAt)));
-    }
+    if (!this.disposed) this.statusOut.emit(force);
   }
 
   private fail(what: string, err: unknown): void {
@@ -633,7 +597,7 @@ export class WorkspaceIndex {
     this.docs.dispose();
     this.passes.dispose();
     for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
-    clearTimeout(this.statusTimer);
+    this.statusOut.dispose();
     await Promise.all([...this.libraries.values()].map((lib) => lib.close()));
   }
 }

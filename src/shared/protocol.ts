@@ -21,6 +21,18 @@ export interface InitializationOptions {
     /** Where ONNX runs. Default `cpu`. */
     device?: 'cpu' | 'cuda' | 'dml' | 'coreml';
   };
+  /**
+   * The editor and its version (the VS Code extension sends `{ name: 'vscode', version:
+   * vscode.version }`). A check that editor's own SKILL.md validator is known to report is left to
+   * it (unless `skillRouter.diagnostics.reportBuiltInChecks`); absent: every check is reported.
+   */
+  editor?: { name: string; version: string };
+  /**
+   * The client shows indexing progress itself, from `skillRouter/indexStatusChanged` (the VS Code
+   * extension: one status item and a notification): the server then creates no
+   * `window/workDoneProgress`, which VS Code would show as a second status bar entry.
+   */
+  progressFromStatus?: boolean;
 }
 
 /** Parameters of `skillRouter/route`. */
@@ -61,6 +73,8 @@ export interface RouteItem {
     line?: number;
     matchedTerms: string[];
   } | null;
+  /** Whether the router judges it relevant (its calibrated relevance); absent: not judged, shown as relevant. */
+  relevant?: boolean;
 }
 
 export interface RouteResponse {
@@ -77,6 +91,8 @@ export interface RouteResponse {
    * Absent when rerank is off or nothing matched.
    */
   set?: RouteSet;
+  /** How well the library answers the request (`none`: no skill fits); absent when not judged. */
+  match?: 'strong' | 'weak' | 'none';
 }
 
 /** A routed request's compatible set: the engine's `RouteResult.set`, as it is sent. */
@@ -108,8 +124,13 @@ export interface IndexStatus {
   semanticDisabled: string | null;
   /** Indexing progress while `state` is `indexing`. */
   progress: { stage: string; done: number; total: number; percent: number } | null;
-  /** The cross-skill checks (near-duplicates, conflicts) that follow an index, while they run: skills done of total. */
-  analysis: { done: number; total: number } | null;
+  /**
+   * The cross-skill checks (near-duplicates, conflicts) while they run or are due: skills done of
+   * total. `pass` says which: the `analysis` after an index, or the `recheck` of every skill once
+   * edits to names or descriptions pause; `waiting` while the recheck is due but waits for typing
+   * to pause `delayMs` (nothing is running then).
+   */
+  analysis: { done: number; total: number; pass?: 'analysis' | 'recheck'; waiting?: { delayMs: number } } | null;
   timings: {
     /** Last full index over all folders. */
     indexMs: number | null;
@@ -125,6 +146,25 @@ export interface IndexStatus {
   budget: { profile: string | null; used: number; budget: number | null };
 }
 
+/** `skillRouter/listing`: every skill's share of the listing budget, most expensive first. */
+export interface ListingResponse {
+  /** The client profile whose budget is metered (as in `IndexStatus.budget`). */
+  profile: string | null;
+  budget: number | null;
+  /** Characters of name + description over all skills. */
+  used: number;
+  skills: {
+    /** URI of the SKILL.md. */
+    uri: string;
+    skillId: string;
+    name: string;
+    /** Characters of name + description. */
+    chars: number;
+    /** How the profile lists it: whole, cut at its listing cap, or left out (Codex, over 1,024). */
+    listed: 'full' | 'cut' | 'dropped';
+  }[];
+}
+
 /** Ranks the skills of the workspace for a request, with per-stage scores and passages. */
 export const RouteRequest = new RequestType<RouteParams, RouteResponse, void>('skillRouter/route');
 
@@ -137,8 +177,24 @@ export const IndexStatusNotification = new NotificationType<IndexStatus>('skillR
 /** Re-reads and re-indexes every workspace folder; resolves with the new status. */
 export const ReindexRequest = new RequestType0<IndexStatus, void>('skillRouter/reindex');
 
+/**
+ * Stops the indexing in progress (the client's notification was cancelled): folders not indexed
+ * yet end `cancelled`, as with a cancelled `window/workDoneProgress`.
+ */
+export const CancelIndexNotification = new NotificationType<void>('skillRouter/cancelIndex');
+
+/** Every skill by its share of the listing budget, most expensive first (the status bar meter's list). */
+export const ListingRequest = new RequestType0<ListingResponse, void>('skillRouter/listing');
+
 /** Every custom method, for the docs test. */
-export const CUSTOM_METHODS = [RouteRequest.method, IndexStatusRequest.method, IndexStatusNotification.method, ReindexRequest.method];
+export const CUSTOM_METHODS = [
+  RouteRequest.method,
+  IndexStatusRequest.method,
+  IndexStatusNotification.method,
+  ReindexRequest.method,
+  CancelIndexNotification.method,
+  ListingRequest.method,
+];
 
 /** Settings the server reads only when it starts: changing them asks for a restart. */
 export const RESTART_SETTINGS = ['skillRouter.model.enabled', 'skillRouter.model.folder', 'skillRouter.model.device'];

@@ -61,6 +61,8 @@ export interface PanelResult {
   whenToUse?: string;
   scores: PanelScores;
   passage: PanelPassage | null;
+  /** false: the router judges it not relevant (shown for context, below the line); absent: relevant. */
+  relevant?: boolean;
 }
 
 /** A candidate left out of the set: choosing it with `conflictsWith` would be a SKIP combination. */
@@ -85,7 +87,10 @@ export interface PanelSet {
 export interface ActiveSkill {
   /** URI of its SKILL.md. */
   uri: string;
+  /** Its front-matter `name`, as the results name skills; empty when not known. */
   name: string;
+  /** Its folder, as the results show it (path in the library, after the workspace folder's name when there are several). */
+  folder: string;
   /** 1-based rank, or null when it is not among the first `depth` ranked skills. */
   rank: number | null;
   /** How many ranked skills were looked at to find it (0: no request routed yet). */
@@ -103,6 +108,8 @@ export interface RouteSummary {
   /** How the Chinese-English bridge read the request, when it has Chinese in it. */
   readAs?: string;
   set?: PanelSet;
+  /** How well the library answers the request; `none`: no skill in it fits. Absent: not judged. */
+  match?: 'strong' | 'weak' | 'none';
 }
 
 /** What the panel remembers between openings (the webview's `setState`, and the host's copy). */
@@ -123,6 +130,15 @@ export interface RoutingTestEntry {
   set?: boolean;
 }
 
+/** A routing test run before it is saved: judged as `skill-router check` judges it. */
+export interface TestVerdict {
+  passed: boolean;
+  /** The N it was judged with (its `top`, else the config's, else 5). */
+  topN: number;
+  /** Why it fails (empty when it passes), worded as `check` words them. */
+  problems: string[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Messages
 
@@ -134,8 +150,11 @@ export type WebviewMessage =
   | { type: 'route'; requestId: number; query: string; k: number }
   /** Open a SKILL.md (or the routing tests file) the host sent, at a zero-based line. */
   | { type: 'open'; uri: string; line?: number }
-  /** Append a routing test to the tests file; the host answers `saved` or `error`. */
-  | { type: 'saveTest'; test: RoutingTestEntry }
+  /**
+   * Run a routing test, and append it to the tests file if it passes (or `force`): the host
+   * answers `saved`, `tested` (it fails now and was not saved) or `error`.
+   */
+  | { type: 'saveTest'; test: RoutingTestEntry; force?: boolean }
   /** The panel's state changed; the host keeps it for the next time the panel opens. */
   | { type: 'persist'; snapshot: PanelSnapshot };
 
@@ -156,8 +175,10 @@ export type HostMessage =
   | { type: 'error'; requestId?: number; message: string }
   /** The active editor changed: the skill it belongs to (rank for the last request), or none. */
   | { type: 'active'; active: ActiveSkill | null }
-  /** A routing test was appended to `file` (a path as displayed; `uri` opens it). */
-  | { type: 'saved'; file: string; uri: string; query: string }
+  /** A routing test was appended to `file` (a path as displayed; `uri` opens it), with how it ran when it could. */
+  | { type: 'saved'; file: string; uri: string; query: string; outcome?: TestVerdict }
+  /** The routing test fails now, so it was not saved: `check` would fail on it at once. */
+  | { type: 'tested'; query: string; outcome: TestVerdict }
   /** Route this request as if the author had typed it (the command was given a request). */
   | { type: 'run'; query: string };
 
@@ -227,7 +248,7 @@ export const isPanelResult = shape<PanelResult>(
     scores: isPanelScores,
     passage: nullable(isPanelPassage),
   },
-  { whenToUse: str(TEXT) },
+  { whenToUse: str(TEXT), relevant: isBool },
 );
 
 export const isPanelSkip = shape<PanelSkip>(
@@ -243,6 +264,7 @@ export const isPanelSet = shape<PanelSet>({
 export const isActiveSkill = shape<ActiveSkill>({
   uri: nonBlank(URI),
   name: str(SHORT),
+  folder: str(SHORT),
   rank: nullable(isRank),
   depth: intIn(0, 100_000),
 });
@@ -259,7 +281,7 @@ const summaryKeys = {
   totalMs: (v: unknown): v is number => isFiniteNumber(v) && v >= 0,
 };
 
-const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH) };
+const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), match: oneOf(['strong', 'weak', 'none'] as const) };
 
 /** Ranks 1..n in order, and no more results than asked for. */
 function coherent(s: RouteSummary): boolean {
@@ -287,11 +309,13 @@ export const isRoutingTestEntry: Check<RoutingTestEntry> = (v): v is RoutingTest
   v.expect.length + (v.notExpect?.length ?? 0) > 0 &&
   !(v.set === true && v.expect.length === 0);
 
+export const isTestVerdict = shape<TestVerdict>({ passed: isBool, topN: intIn(1, 1000), problems: arrayOf(str(SHORT), 2 * MAX_TEST_SKILLS) });
+
 const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessage, { type: K }>> } = {
   ready: shape({ type: str(10) }),
   route: shape({ type: str(10), requestId: isRequestId, query: isQuery, k: isK }),
   open: shape({ type: str(10), uri: nonBlank(URI) }, { line: intIn(0, 10_000_000) }),
-  saveTest: shape({ type: str(10), test: isRoutingTestEntry }),
+  saveTest: shape({ type: str(10), test: isRoutingTestEntry }, { force: isBool }),
   persist: shape({ type: str(10), snapshot: isPanelSnapshot }),
 };
 
@@ -316,7 +340,8 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
     )(v) && coherent(v),
   error: shape({ type: str(10), message: str(TEXT) }, { requestId: isRequestId }),
   active: shape({ type: str(10), active: nullable(isActiveSkill) }),
-  saved: shape({ type: str(10), file: str(URI), uri: nonBlank(URI), query: str(MAX_QUERY_LENGTH) }),
+  saved: shape({ type: str(10), file: str(URI), uri: nonBlank(URI), query: str(MAX_QUERY_LENGTH) }, { outcome: isTestVerdict }),
+  tested: shape({ type: str(10), query: str(MAX_QUERY_LENGTH), outcome: isTestVerdict }),
   run: shape({ type: str(10), query: isQuery }),
 };
 
@@ -355,4 +380,14 @@ export function pushHistory(history: readonly string[], query: string): string[]
   const q = query.trim();
   if (!q) return [...history];
   return [q, ...history.filter((h) => h !== q)].slice(0, MAX_HISTORY);
+}
+
+/**
+ * How the panel names a skill: by its front-matter `name` (what the agent lists, and what a
+ * routing test refers to), with its folder when the two differ, as the result cards show both.
+ */
+export function skillLabel(s: { name: string; folder: string }): string {
+  const base = s.folder.split('/').pop() ?? s.folder;
+  if (!s.name) return s.folder;
+  return s.name === base ? s.name : `${s.name} (folder ${s.folder})`;
 }

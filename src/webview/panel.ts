@@ -116,7 +116,7 @@ function route(query: string): void {
   const requestId = state.nextId;
   const snapshot = { ...state.snapshot, query: q, history: pushHistory(state.snapshot.history, q) };
   input.value = q;
-  update({ nextId: requestId + 1, pending: { requestId, query: q }, error: null, saved: null, snapshot });
+  update({ nextId: requestId + 1, pending: { requestId, query: q }, error: null, saved: null, tested: null, snapshot });
   post({ type: 'route', requestId, query: q, k: snapshot.k });
   persist();
 }
@@ -146,7 +146,8 @@ const actions: Actions = {
   open,
   openUri: (uri) => post({ type: 'open', uri }),
   toggle(skillId, as) {
-    if (state.expectation) update({ expectation: toggleExpectation(state.expectation, skillId, as), saved: null });
+    // A changed expectation is another test: its last run no longer applies.
+    if (state.expectation) update({ expectation: toggleExpectation(state.expectation, skillId, as), saved: null, tested: null });
   },
   runHistory: (q) => route(q),
   clearHistory() {
@@ -155,16 +156,16 @@ const actions: Actions = {
     input.focus();
   },
   setTop(top) {
-    if (state.expectation) update({ expectation: { ...state.expectation, top } });
+    if (state.expectation) update({ expectation: { ...state.expectation, top }, tested: null });
   },
   setSetFlag(set) {
-    if (state.expectation) update({ expectation: { ...state.expectation, set: set && state.expectation.expect.length >= 2 } });
+    if (state.expectation) update({ expectation: { ...state.expectation, set: set && state.expectation.expect.length >= 2 }, tested: null });
   },
-  save() {
+  save(force) {
     if (!state.last || !state.expectation || state.saving) return;
     const test = testEntry(state.last, state.expectation);
-    update({ saving: true, saved: null, error: null });
-    post({ type: 'saveTest', test });
+    update({ saving: true, saved: null, error: null, ...(force ? {} : { tested: null }) });
+    post({ type: 'saveTest', test, ...(force ? { force: true } : {}) });
   },
   focusResult(skillId) {
     const i = resultCards().findIndex((c) => c.dataset.skill === skillId);
@@ -301,7 +302,7 @@ function receive(msg: HostMessage): void {
       }
       const last = restore?.last;
       if (last && (!state.last || last.requestId > state.last.requestId)) {
-        patch = { ...patch, last, expectation: defaultExpectation(last, msg.active) };
+        patch = { ...patch, last, expectation: defaultExpectation(last) };
       }
       patch.nextId = Math.max(state.nextId, (last?.requestId ?? 0) + 1);
       update(patch);
@@ -311,7 +312,7 @@ function receive(msg: HostMessage): void {
     case 'results': {
       if (!state.pending || state.pending.requestId !== msg.requestId) return; // stale: a newer request is on its way
       const { type: _type, active, ...summary } = msg;
-      update({ last: summary, active, expectation: defaultExpectation(summary, active), pending: null, error: null });
+      update({ last: summary, active, expectation: defaultExpectation(summary), pending: null, error: null });
       focusIndex = 0;
       break;
     }
@@ -327,7 +328,10 @@ function receive(msg: HostMessage): void {
       update({ active: msg.active });
       break;
     case 'saved':
-      update({ saving: false, saved: { file: msg.file, uri: msg.uri, query: msg.query }, error: null });
+      update({ saving: false, saved: { file: msg.file, uri: msg.uri, query: msg.query, ...(msg.outcome ? { outcome: msg.outcome } : {}) }, tested: null, error: null });
+      break;
+    case 'tested':
+      update({ saving: false, tested: { query: msg.query, outcome: msg.outcome }, error: null });
       break;
     case 'run':
       input.value = msg.query;

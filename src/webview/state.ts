@@ -12,6 +12,7 @@ import {
   type PanelSnapshot,
   type RouteSummary,
   type RoutingTestEntry,
+  type TestVerdict,
 } from '../shared/webviewProtocol';
 import type { ProfileId } from '../core/profiles';
 
@@ -36,7 +37,9 @@ export interface ViewState {
   /** The request awaiting an answer; answers to any other are stale. */
   pending: { requestId: number; query: string } | null;
   error: string | null;
-  saved: { file: string; uri: string; query: string } | null;
+  saved: { file: string; uri: string; query: string; outcome?: TestVerdict } | null;
+  /** The last run of the test being saved, when it failed and was not saved (yet). */
+  tested: { query: string; outcome: TestVerdict } | null;
   saving: boolean;
   nextId: number;
   /** The host has answered `ready`. */
@@ -64,6 +67,7 @@ export function initialState(stored: StoredState | null): ViewState {
     pending: null,
     error: null,
     saved: null,
+    tested: null,
     saving: false,
     nextId: stored?.nextId ?? 1,
     connected: false,
@@ -104,17 +108,11 @@ export function readStored(v: unknown): StoredState | null {
 }
 
 /**
- * What to expect of a fresh result: the router's set when it has two or more skills (as a set
- * test), else the active editor's skill when it is shown, else the first result.
+ * What to expect of a fresh result: nothing. The author marks what the request must (not) reach;
+ * pre-filling the router's own answer would let one click turn a wrong answer into a passing test.
  */
-export function defaultExpectation(summary: RouteSummary, active: ActiveSkill | null): Expectation {
-  const base = { requestId: summary.requestId, notExpect: [], top: null };
-  const shown = new Set(summary.results.map((r) => r.skillId));
-  const setSkills = (summary.set?.skills ?? []).filter((id) => shown.has(id));
-  if (setSkills.length >= 2) return { ...base, expect: setSkills, set: true };
-  const activeResult = active && summary.results.find((r) => r.uri === active.uri);
-  if (activeResult) return { ...base, expect: [activeResult.skillId], set: false };
-  return { ...base, expect: summary.results.length ? [summary.results[0].skillId] : [], set: false };
+export function defaultExpectation(summary: RouteSummary): Expectation {
+  return { requestId: summary.requestId, expect: [], notExpect: [], set: false, top: null };
 }
 
 /** Marks `skillId` expected, not expected, or neither; `set` is dropped when fewer than two remain expected. */

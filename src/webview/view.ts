@@ -3,7 +3,7 @@
  * controller (panel.ts) owns the state and passes the actions in.
  */
 import { CLIENT_PROFILES, listingText, type ProfileId } from '../core/profiles';
-import { SKIP_REASON_LABELS, type PanelResult, type RouteSummary } from '../shared/webviewProtocol';
+import { SKIP_REASON_LABELS, skillLabel, type PanelResult, type RouteSummary } from '../shared/webviewProtocol';
 import { fill, h, type Child } from './dom';
 import { highlightSegments } from './highlight';
 import type { Expectation, ViewState } from './state';
@@ -16,7 +16,8 @@ export interface Actions {
   clearHistory(): void;
   setTop(top: number | null): void;
   setSetFlag(set: boolean): void;
-  save(): void;
+  /** Runs the test and saves it if it passes; `force` saves a test that fails now. */
+  save(force?: boolean): void;
   focusResult(skillId: string): void;
 }
 
@@ -68,7 +69,8 @@ export function renderActiveNotice(el: HTMLElement, s: ViewState): void {
   el.className = 'notice';
   if (!active || !last) return fill(el);
   const shown = last.results.find((r) => r.uri === active.uri);
-  const name = h('strong', {}, active.name);
+  // One rule, as the result cards: the front-matter name, and the folder when it differs.
+  const name = h('strong', {}, skillLabel(shown ? { name: shown.name, folder: shown.folder } : active));
   if (shown) {
     el.classList.add('notice-ok');
     fill(el, 'The skill in the active editor, ', name, `, is #${shown.rank}.`);
@@ -221,6 +223,13 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
   el.classList.toggle('stale', !!s.pending || s.error !== null);
   if (!last) return fill(el);
   if (!last.results.length) return fill(el, h('li', { class: 'empty' }, 'No skill matches this request.'));
+  // The line goes after the last result the router judges relevant (absent: relevant); with no
+  // skill that fits, before the first.
+  const lastRelevant = last.match === 'none' ? -1 : last.results.reduce((at, r, i) => (r.relevant !== false ? i : at), -1);
+  const line = lastRelevant < last.results.length - 1
+    ? h('li', { class: 'relevance-line', role: 'separator', 'aria-label': 'Below: not judged relevant' },
+        last.match === 'none' ? 'No skill in this library fits this request: below, the closest, for context' : 'Below: not judged relevant, shown for context')
+    : null;
   const scale = scales(last.results);
   const inSet = new Set(last.set && last.set.skills.length >= 2 ? last.set.skills : []);
   const skipped = new Set(last.set?.skipped.map((c) => c.skillId) ?? []);
@@ -228,7 +237,8 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
   const index = Math.min(Math.max(focusIndex, 0), last.results.length - 1);
   fill(
     el,
-    last.results.map((r, i) => {
+    line && lastRelevant < 0 ? line : null,
+    last.results.flatMap((r, i) => {
       const isActive = r.uri === activeUri;
       const badges: Child[] = [
         isActive ? h('span', { class: 'badge active-badge', title: 'The skill in the active editor' }, 'active editor') : null,
@@ -262,7 +272,8 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
         passage(r),
         toggles(r, s.expectation, actions),
       );
-      return card;
+      if (r.relevant === false || lastRelevant < i) card.classList.add('context');
+      return i === lastRelevant && line ? [card, line] : card;
     }),
   );
 }
@@ -285,20 +296,36 @@ export function renderSave(el: HTMLElement, s: ViewState, actions: Actions): voi
     id: 'save-set', type: 'checkbox', checked: e.set, disabled: e.expect.length < 2, 'data-focus-key': 'save:set',
     onchange: (ev: Event) => actions.setSetFlag((ev.target as HTMLInputElement).checked),
   });
+  const tested = s.tested && s.tested.query === last.query ? s.tested.outcome : null;
+  const saved = s.saved && s.saved.query === last.query ? s.saved : null;
+  const problems = (o: { problems: string[] }) => h('ul', { class: 'test-problems' }, o.problems.map((p) => h('li', {}, p)));
   fill(
     el,
     h('h2', {}, 'Routing test'),
     h('p', { class: 'expectation' },
       h('span', {}, 'Expect: ', h('strong', { id: 'expect-list' }, names(e.expect))),
       h('span', {}, 'Not expected: ', h('strong', { id: 'not-expect-list' }, names(e.notExpect)))),
+    e.expect.length + e.notExpect.length === 0
+      ? h('p', { class: 'muted hint' }, 'Mark the skills this request must reach (Expect) or must not (Not expected): nothing is marked for you.')
+      : null,
     h('div', { class: 'save-row' },
       h('label', { for: 'save-set', class: 'check' }, setBox, ' all expected within the first ranks (set)'),
       h('label', { for: 'save-top' }, 'top ', top),
-      h('button', { type: 'button', id: 'save', class: 'primary', disabled: !canSave, 'data-focus-key': 'save:button', onclick: () => actions.save() },
-        s.saving ? 'Saving…' : 'Save as routing test')),
-    s.saved && s.saved.query === last.query
-      ? h('p', { class: 'saved', role: 'status' }, `Saved to ${s.saved.file}. `,
-          h('button', { type: 'button', class: 'link', 'data-focus-key': 'save:open', onclick: () => actions.openUri(s.saved!.uri) }, 'Open the tests file'))
+      h('button', { type: 'button', id: 'save', class: 'primary', disabled: !canSave, 'data-focus-key': 'save:button', title: 'Runs the test first, as skill-router check would', onclick: () => actions.save() },
+        s.saving ? 'Running the test…' : 'Save as routing test')),
+    tested && !tested.passed
+      ? h('div', { class: 'test-result fail', role: 'alert' },
+          h('p', {}, h('strong', {}, `Fails now (top ${tested.topN}): `), h('code', {}, 'skill-router check'), ' would fail on this test at once, so it was not saved.'),
+          problems(tested),
+          h('button', { type: 'button', id: 'save-anyway', class: 'secondary', 'data-focus-key': 'save:anyway', disabled: s.saving, onclick: () => actions.save(true) }, 'Save anyway'))
+      : null,
+    saved
+      ? h('div', { class: `saved test-result${saved.outcome ? (saved.outcome.passed ? ' pass' : ' fail') : ''}`, role: 'status' },
+          h('p', {},
+            `Saved to ${saved.file}. `,
+            saved.outcome ? (saved.outcome.passed ? `It passes now (top ${saved.outcome.topN}). ` : `It fails now (top ${saved.outcome.topN}). `) : '',
+            h('button', { type: 'button', class: 'link', 'data-focus-key': 'save:open', onclick: () => actions.openUri(saved.uri) }, 'Open the tests file')),
+          saved.outcome && !saved.outcome.passed ? problems(saved.outcome) : null)
       : null,
   );
 }

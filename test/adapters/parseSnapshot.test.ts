@@ -182,12 +182,16 @@ describe('parsed-skill snapshot through openLibrary', () => {
   const cold = () => opened({ cacheDir: path.join(tmp, `cold-${Math.random()}`) });
 
   it('reopens from the snapshot with the same skills (findings included) and the same routing, with the model', async () => {
+    // A skill with findings (the example library validates clean): they come back from the snapshot too.
+    const broken = path.join(lib, 'docx-edit', 'SKILL.md');
+    writeFileSync(broken, readFileSync(broken, 'utf8').replace(/^description: "(.*)"$/m, 'description: $1'));
+    ageFiles(lib);
     const first = await opened({ model: true });
     assert.equal((await FileParseCache.open(cache())).size, 13, 'every skill was saved');
     const warm = await opened({ model: true });
     assert.deepEqual(warm, first);
     assert.deepEqual(warm, await opened({ model: true, cacheDir: path.join(tmp, 'other') }));
-    assert.ok(first.skills.some((d) => d.findings.length), 'the examples carry some findings');
+    assert.ok(first.skills.find((d) => d.id === 'docx-edit')!.findings.some((f) => f.code === 'frontmatter.invalid-yaml'), 'the broken skill carries its finding');
     assert.deepEqual(warnings, []);
   });
 

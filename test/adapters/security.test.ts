@@ -94,7 +94,7 @@ describe('security', function () {
     it('validate (in process, text and JSON): exit 1 with the refusals', async () => {
       const text = await cli(['validate', lib]);
       assert.equal(text.code, 1);
-      assert.match(text.stdout, /^js\/SKILL\.md:1:1: error frontmatter\.invalid-yaml: front matter is not valid YAML: front matter in JavaScript is not supported; use YAML$/m);
+      assert.match(text.stdout, /^js\/SKILL\.md:1:1: error frontmatter\.invalid-yaml: front matter in JavaScript is not supported; use YAML$/m);
       assert.match(text.stdout, /^javascript\/SKILL\.md:1:1: error frontmatter\.invalid-yaml: .*JavaScript is not supported/m);
       const json = await cli(['validate', lib, '--json']);
       assert.equal(json.code, 1);

@@ -147,11 +147,11 @@ describe('query panel (DOM)', function () {
 
   it('marks the skill of the active editor and says its rank', async () => {
     await routed();
-    await panel.deliver(resultsMessage(1, { active: { uri: uriOf('pdf-build'), name: 'pdf-build', rank: 3, depth: 4 } }));
+    await panel.deliver(resultsMessage(1, { active: { uri: uriOf('pdf-build'), name: 'pdf-build', folder: 'pdf-build', rank: 3, depth: 4 } }));
     assert.deepEqual(await panel.page.$$eval('li.result', (els) => els.map((e) => !!e.querySelector('.active-badge'))), [false, false, true, false]);
     assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, pdf-build, is #3.');
     // The editor changes: the badge follows.
-    await panel.deliver({ type: 'active', active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', rank: 1, depth: 4 } });
+    await panel.deliver({ type: 'active', active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', folder: 'pdf-extract', rank: 1, depth: 4 } });
     assert.deepEqual(await panel.page.$$eval('li.result', (els) => els.map((e) => !!e.querySelector('.active-badge'))), [true, false, false, false]);
     await panel.deliver({ type: 'active', active: null });
     assert.equal(await panel.page.locator('.active-badge').count(), 0);
@@ -160,11 +160,25 @@ describe('query panel (DOM)', function () {
 
   it('says at which rank the active skill is when it is not in the top K, or that it is not ranked', async () => {
     await routed();
-    await panel.deliver(resultsMessage(1, { k: 4, active: { uri: uriOf('image-resize'), name: 'image-resize', rank: 14, depth: 50 } }));
+    await panel.deliver(resultsMessage(1, { k: 4, active: { uri: uriOf('image-resize'), name: 'image-resize', folder: 'image-resize', rank: 14, depth: 50 } }));
     assert.equal(await panel.page.locator('.active-badge').count(), 0);
     assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, image-resize, is not in the top 4; ranking the first 50 puts it at #14.');
-    await panel.deliver({ type: 'active', active: { uri: uriOf('k8s-deploy'), name: 'k8s-deploy', rank: null, depth: 50 } });
+    await panel.deliver({ type: 'active', active: { uri: uriOf('k8s-deploy'), name: 'k8s-deploy', folder: 'k8s-deploy', rank: null, depth: 50 } });
     assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, k8s-deploy, is not among the first 50 ranked skills for this request.');
+  });
+
+  it('names the active skill as the results do: its front-matter name, with the folder where they differ', async () => {
+    await routed();
+    const renamed = RESULTS.map((r, i) => (i === 2 ? { ...r, name: 'pdf-maker' } : r));
+    await panel.deliver(resultsMessage(1, { k: 4, results: renamed, active: { uri: uriOf('pdf-build'), name: 'pdf-maker', folder: 'pdf-build', rank: 3, depth: 4 } }));
+    assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, pdf-maker (folder pdf-build), is #3.');
+    assert.equal(await panel.text('li.result:nth-child(3) .name'), 'pdf-maker');
+    assert.equal(await panel.text('li.result:nth-child(3) .folder'), 'pdf-build');
+    await panel.deliver({ type: 'active', active: { uri: uriOf('image-resize'), name: 'img-resize', folder: 'image-resize', rank: 14, depth: 50 } });
+    assert.equal(await panel.text('#active-notice'), 'The skill in the active editor, img-resize (folder image-resize), is not in the top 4; ranking the first 50 puts it at #14.');
+    // Before the server knows its name: the folder alone.
+    await panel.deliver({ type: 'active', active: { uri: uriOf('image-resize'), name: '', folder: 'image-resize', rank: null, depth: 50 } });
+    assert.match(await panel.text('#active-notice'), /^The skill in the active editor, image-resize, is not among/);
   });
 
   it('shows the description as the selected client sees it: cut by Claude Code, dropped by Codex', async () => {
@@ -255,7 +269,7 @@ describe('query panel (DOM)', function () {
       { ...resultsMessage(1), set: { skills: ['a'], skipped: [{ skillId: 'b', conflictsWith: 'a', reason: 'because' }] } },
       { type: 'error', requestId: 1 },
       { type: 'init', profiles: ['vim'], k: 10, restore: null, active: null },
-      { type: 'active', active: { uri: 'x', name: 'x', rank: 0, depth: 1 } },
+      { type: 'active', active: { uri: 'x', name: 'x', folder: 'x', rank: 0, depth: 1 } },
     ];
     const warnings = () => panel.consoleMessages.filter((m) => m.includes('ignored a malformed message')).length;
     const before = warnings();
@@ -340,7 +354,7 @@ describe('query panel (DOM)', function () {
 
   it('restores its state from getState when the webview is recreated', async () => {
     await routed();
-    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', rank: 1, depth: 4 } }));
+    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', folder: 'pdf-extract', rank: 1, depth: 4 } }));
     await panel.page.selectOption('#profile', 'codex');
     await panel.page.fill('#query', 'half-typed request');
     const stored = await panel.state();
@@ -385,12 +399,20 @@ describe('query panel (DOM)', function () {
     assert.equal(route.requestId, 7, 'ids continue after the restored answer');
   });
 
-  it('saves the request and the current expectation as a routing test', async () => {
+  it('pre-fills nothing: not the router\'s set, not the active skill; Save waits for the author to mark', async () => {
     await routed();
-    await panel.deliver(resultsMessage(1, { active: { uri: uriOf('pdf-build'), name: 'pdf-build', rank: 3, depth: 4 } }));
-    // Default expectation: the active editor's skill.
-    assert.equal(await panel.text('#expect-list'), 'pdf-build');
-    await panel.page.click('li.result:nth-child(3) .toggle.expect'); // un-expect pdf-build
+    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-build'), name: 'pdf-build', folder: 'pdf-build', rank: 3, depth: 4 } }));
+    assert.equal(await panel.text('#expect-list'), '—');
+    assert.equal(await panel.text('#not-expect-list'), '—');
+    assert.equal(await panel.page.isChecked('#save-set'), false);
+    assert.equal(await panel.page.isDisabled('#save'), true);
+    assert.match(await panel.text('#save-bar .hint'), /nothing is marked for you/);
+    assert.deepEqual(await panel.page.$$eval('.toggle[aria-pressed="true"]', (els) => els.length), 0);
+  });
+
+  it('runs the test before saving it, and says that it passes', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1));
     await panel.page.click('li.result:nth-child(1) .toggle.expect');
     await panel.page.click('li.result:nth-child(2) .toggle.expect');
     await panel.page.click('li.result:nth-child(4) .toggle.not-expect');
@@ -407,32 +429,72 @@ describe('query panel (DOM)', function () {
       test: { query: QUERY, expect: ['pdf-extract', '数据可视化'], notExpect: ['docx-edit'], top: 3, set: true },
     });
     assert.ok(isWebviewMessage(save));
-    assert.equal(await panel.page.isDisabled('#save'), true, 'no double save while saving');
-    await panel.deliver({ type: 'saved', file: 'skill-router.tests.yaml', uri: 'file:///work/skills/skill-router.tests.yaml', query: QUERY });
-    assert.equal(await panel.text('.saved'), 'Saved to skill-router.tests.yaml. Open the tests file');
+    assert.equal(await panel.page.isDisabled('#save'), true, 'no double save while the test runs');
+    assert.equal(await panel.text('#save'), 'Running the test…');
+    await panel.deliver({ type: 'saved', file: 'skill-router.tests.yaml', uri: 'file:///work/skills/skill-router.tests.yaml', query: QUERY, outcome: { passed: true, topN: 3, problems: [] } });
+    assert.equal(await panel.text('.saved'), 'Saved to skill-router.tests.yaml. It passes now (top 3). Open the tests file');
+    assert.equal(await panel.page.locator('.saved.pass').count(), 1);
     await panel.page.click('.saved button');
     const opens = await panel.waitForPosted('open');
     assert.deepEqual(opens[0], { type: 'open', uri: 'file:///work/skills/skill-router.tests.yaml' });
   });
 
-  it('expects the router\'s set by default when it has two or more skills', async () => {
+  it('a test that would fail check at once is not saved: the panel says why, and "Save anyway" saves it', async () => {
     await routed();
-    await panel.deliver(resultsMessage(1, { set: SET }));
-    assert.equal(await panel.text('#expect-list'), 'pdf-extract, 数据可视化');
-    assert.equal(await panel.page.isChecked('#save-set'), true);
+    await panel.deliver(resultsMessage(1));
+    await panel.page.click('li.result:nth-child(4) .toggle.not-expect');
     await panel.page.click('#save');
-    const [save] = await panel.waitForPosted('saveTest');
-    assert.deepEqual(save.test, { query: QUERY, expect: ['pdf-extract', '数据可视化'], set: true });
+    await panel.waitForPosted('saveTest');
+    const problem = 'expected "docx-edit" outside the top 5, but it ranked 4';
+    await panel.deliver({ type: 'tested', query: QUERY, outcome: { passed: false, topN: 5, problems: [problem] } });
+    assert.match(await panel.text('.test-result.fail'), /^Fails now \(top 5\): skill-router check would fail on this test at once, so it was not saved\./);
+    assert.deepEqual(await panel.page.$$eval('.test-problems li', (els) => els.map((e) => e.textContent)), [problem]);
+    assert.equal(await panel.page.isEnabled('#save'), true);
+    await panel.page.click('#save-anyway');
+    const saves = await panel.waitForPosted('saveTest', 2);
+    assert.deepEqual(saves[1], { type: 'saveTest', test: { query: QUERY, expect: [], notExpect: ['docx-edit'] }, force: true });
+    assert.ok(isWebviewMessage(saves[1]));
+    await panel.deliver({ type: 'saved', file: 'skill-router.tests.yaml', uri: 'file:///work/skills/skill-router.tests.yaml', query: QUERY, outcome: { passed: false, topN: 5, problems: [problem] } });
+    assert.match(await panel.text('.saved'), /^Saved to skill-router\.tests\.yaml\. It fails now \(top 5\)\. Open the tests file/);
+    // Changing the expectation is another test: the old verdict goes.
+    await panel.page.click('li.result:nth-child(4) .toggle.not-expect');
+    assert.equal(await panel.page.locator('.test-result').count(), 0);
   });
 
   it('names skills by id in a saved test when two shown skills share a name', async () => {
     await routed();
     const results = [RESULTS[0], { ...RESULTS[1], name: 'pdf-extract', skillId: 'vendor__pdf-extract', uri: uriOf('vendor__pdf-extract') }];
     await panel.deliver(resultsMessage(1, { results }));
+    await panel.page.click('li.result:nth-child(1) .toggle.expect');
     await panel.page.click('li.result:nth-child(2) .toggle.not-expect');
     await panel.page.click('#save');
     const [save] = await panel.waitForPosted('saveTest');
     assert.deepEqual(save.test, { query: QUERY, expect: ['pdf-extract'], notExpect: ['vendor__pdf-extract'] });
+  });
+
+  it('draws a line after the last relevant result, and says when no skill of the library fits', async () => {
+    await routed();
+    const judged = RESULTS.map((r, i) => ({ ...r, relevant: i < 2 }));
+    await panel.deliver(resultsMessage(1, { results: judged, match: 'strong' }));
+    const items = await panel.page.$$eval('#results > li', (els) => els.map((e) => (e.classList.contains('relevance-line') ? '---' : e.querySelector('.name')?.textContent)));
+    assert.deepEqual(items, ['pdf-extract', '数据可视化', '---', 'pdf-build', 'docx-edit']);
+    assert.equal(await panel.text('.relevance-line'), 'Below: not judged relevant, shown for context');
+    assert.equal(await panel.page.locator('li.result.context').count(), 2);
+    // Absent fields: every result counts as relevant, no line.
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver(resultsMessage(2));
+    assert.equal(await panel.page.locator('.relevance-line').count(), 0);
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 3);
+    await panel.deliver(resultsMessage(3, { results: RESULTS.map((r) => ({ ...r, relevant: false })), match: 'none' }));
+    const first = await panel.page.$$eval('#results > li', (els) => els.map((e) => e.className));
+    assert.equal(first[0], 'relevance-line');
+    assert.match(await panel.text('.relevance-line'), /^No skill in this library fits this request/);
+    // Keyboard navigation still moves through the results only.
+    await panel.page.focus('#query');
+    await panel.page.keyboard.press('ArrowDown');
+    assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), 'pdf-extract');
   });
 
   it('says when no skill matches, and offers no routing test then', async () => {
@@ -444,7 +506,7 @@ describe('query panel (DOM)', function () {
 
   it('renders no inline handlers or style attributes, and builds the page under its CSP', async () => {
     await routed();
-    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', rank: 1, depth: 4 } }));
+    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', folder: 'pdf-extract', rank: 1, depth: 4 } }));
     const inline = await panel.page.evaluate(`[...document.querySelectorAll('*')].flatMap((el) =>
       [...el.attributes].filter((a) => /^on/i.test(a.name) || a.name === 'style' && el.closest('head')).map((a) => el.tagName + ' ' + a.name))`);
     assert.deepEqual(inline, []);

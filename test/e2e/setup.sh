@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the in-editor tests need, offline-safe (Debian apt + the npm registry only):
-# headless Chromium, and code-server 4.100.3 (VS Code 1.100.3 server + web workbench) in $E2E_TOOLS.
+# headless Chromium, a CJK font (the screenshots show Chinese skills and requests; without one
+# they render as boxes), and code-server 4.100.3 (VS Code 1.100.3 server + web workbench) in $E2E_TOOLS.
 # About 2-3 minutes on a fresh machine; a no-op when both are there.
 set -euo pipefail
 TOOLS="${E2E_TOOLS:-$(cd "$(dirname "$0")/../.." && pwd)/.e2e/tools}"
@@ -12,6 +13,10 @@ if ! command -v chromium >/dev/null || ! command -v rg >/dev/null || [ ! -e /usr
   apt-get update -qq
   # libkrb5-dev: code-server's kerberos addon builds against it; ripgrep: seeds the download below
   apt-get install -y -qq chromium libkrb5-dev ripgrep >/dev/null
+fi
+if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+  apt-get update -qq
+  apt-get install -y -qq fonts-noto-cjk >/dev/null
 fi
 if [ ! -x "$TOOLS/node_modules/.bin/code-server" ]; then
   # @vscode/ripgrep downloads from GitHub unless its cache holds the archive: put Debian's rg there.

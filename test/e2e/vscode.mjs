@@ -121,14 +121,14 @@ function testRunnerExtension() {
   return dir;
 }
 
-function workbenchUrl(port, withTests) {
+function workbenchUrl(port, withTests, folder = WS) {
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [];
   if (DEV) payload.push(['extensionDevelopmentPath', remote(ROOT)]);
   else if (withTests) payload.push(['extensionDevelopmentPath', remote(testRunnerExtension())]);
   if (withTests) payload.push(['extensionTestsPath', remote(path.join(ROOT, 'out', 'test', 'e2e', 'index.js'))]);
   const q = payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : '';
-  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(WS)}${q}`;
+  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}${q}`;
 }
 
 async function openBrowser() {
@@ -186,15 +186,39 @@ async function runUi() {
   await page.goto(workbenchUrl(port, false));
   await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
   await step('status item shows the index state: 3 skills and the listing budget', async () => {
-    await statusItem(page, /3 skills · [\d,]+\/8,000/).waitFor({ timeout: 180_000 });
+    await statusItem(page, /3 skills · listing [\d,]+\/8,000/).waitFor({ timeout: 180_000 });
     // Ready, and the cross-skill checks done (the item drops "checks N%").
-    await statusItem(page, /3 skills · [\d,]+\/8,000(?!.*checks)/).waitFor({ timeout: 180_000 });
+    await statusItem(page, /3 skills · listing [\d,]+\/8,000(?!.*checks)/).waitFor({ timeout: 180_000 });
+    // One status item: VS Code shows no work-done progress entry beside it.
+    const entries = await page.locator('.statusbar-item', { hasText: /skills/i }).count();
+    if (entries !== 1) throw new Error(`${entries} Skill Router status bar entries`);
     if (!DEV) {
       const dir = readdirSync(EXT).find((d) => d.startsWith(EXT_ID));
       if (!dir || !existsSync(path.join(EXT, dir, 'dist', 'server.js'))) throw new Error('the installed extension is not in the extensions folder');
     }
   });
   await shot('1-status-bar.png');
+  await step('the status tooltip reads line by line and links the skills by listing cost, most expensive first', async () => {
+    await statusItem(page, /3 skills · listing/).hover();
+    const tip = page.locator('.monaco-hover-content, .workbench-hover', { hasText: 'Listing budget' }).first();
+    await tip.waitFor();
+    // Markdown hard breaks: the index line and the checks line are separate lines, not one paragraph.
+    const breaks = await tip.locator('br').count();
+    if (breaks < 3) throw new Error(`the tooltip has ${breaks} line breaks`);
+    await shot('1b-status-tooltip.png');
+    await tip.locator('a', { hasText: 'Skills by listing cost' }).click();
+    const pick = page.locator('.quick-input-widget');
+    await pick.locator('.quick-input-title', { hasText: /Skills by listing cost: [\d,]+ of 8,000 characters \(Claude Code\)/ }).waitFor();
+    const rows = await pick.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => ({
+      name: e.querySelector('.label-name')?.textContent ?? '',
+      description: e.querySelector('.label-description')?.textContent ?? '',
+    })));
+    if (rows.length !== 3) throw new Error(`listing rows: ${JSON.stringify(rows)}`);
+    const n = rows.map((r) => Number(/^([\d,]+) characters/.exec(r.description)?.[1].replace(/,/g, '')));
+    if (n.some((x, i) => !(x > 0) || (i > 0 && x > n[i - 1]))) throw new Error(`not most expensive first: ${JSON.stringify(rows)}`);
+    await shot('1c-listing-cost.png');
+    await page.keyboard.press('Escape');
+  });
   const editorLine = (text) => page.locator('.monaco-editor .view-lines .view-line', { hasText: text }).first();
   await step('opening csv-tidy/SKILL.md shows the near-duplicate squiggle on the description line', async () => {
     await page.keyboard.press('Control+P');
@@ -248,8 +272,9 @@ async function runUi() {
     await panel.locator('li.result', { hasText: 'csv-tidy' }).locator('.active-badge').waitFor();
   });
   await shot('3-query-panel.png');
-  await step('"Save as routing test" appends the request to skill-router.tests.yaml', async () => {
-    // Expect k8s-deploy alone, whatever the panel proposed.
+  await step('"Save as routing test" runs the test, says it passes, and appends it to skill-router.tests.yaml', async () => {
+    // Nothing is pre-filled: the author marks k8s-deploy alone.
+    if (await panel.locator('.toggle[aria-pressed="true"]').count()) throw new Error('the panel pre-filled an expectation');
     const cards = panel.locator('li.result');
     for (let i = 0; i < (await cards.count()); i++) {
       const card = cards.nth(i);
@@ -257,9 +282,21 @@ async function runUi() {
       if ((await card.locator('.toggle.expect').getAttribute('aria-pressed')) !== String(want)) await card.locator('.toggle.expect').click();
     }
     await panel.locator('#save').click();
-    await panel.locator('.saved', { hasText: 'skill-router.tests.yaml' }).waitFor();
+    await panel.locator('.saved.pass', { hasText: /skill-router\.tests\.yaml\. It passes now \(top 5\)/ }).waitFor();
     const saved = readFileSync(path.join(WS, 'skill-router.tests.yaml'), 'utf8');
-    if (!saved.includes(`- query: ${request}\n  expect: k8s-deploy\n`)) throw new Error(`unexpected tests file:\n${saved}`);
+    if (!saved.includes(`- query: ${request}\n  expect: [k8s-deploy]\n`)) throw new Error(`unexpected tests file:\n${saved}`);
+  });
+  await step('a routing test that would fail check at once is not saved: the panel says why', async () => {
+    const k8s = panel.locator('li.result', { hasText: 'k8s-deploy' }).first();
+    await k8s.locator('.toggle.expect').click();
+    await k8s.locator('.toggle.not-expect').click();
+    const before = readFileSync(path.join(WS, 'skill-router.tests.yaml'), 'utf8');
+    await panel.locator('#save').click();
+    await panel.locator('.test-result.fail', { hasText: 'expected "k8s-deploy" outside the top 5, but it ranked 1' }).waitFor();
+    await panel.locator('#save-anyway').waitFor();
+    await shot('3a-query-panel-test-fails.png');
+    if (readFileSync(path.join(WS, 'skill-router.tests.yaml'), 'utf8') !== before) throw new Error('a failing test was saved');
+    await k8s.locator('.toggle.not-expect').click();
   });
   await step('a Chinese request routes through the bridge; the panel says how it read it, and the passage marks the English words its translation matched', async () => {
     // No Latin-script word in it: only the CC-CEDICT bridge and the glossary carry it across.
@@ -300,11 +337,88 @@ async function runUi() {
     }
     const after = readFileSync(file, 'utf8');
     if (after.replace(`${ignore}\n`, '') !== before || !after.includes(`---\n${ignore}\n`)) throw new Error(`unexpected file after the fix:\n${after}`);
-    await statusItem(page, /3 skills · [\d,]+\/8,000(?!.*checks)/).waitFor();
+    await statusItem(page, /3 skills · listing [\d,]+\/8,000(?!.*checks)/).waitFor();
   });
   await shot('5-after-quick-fix.png');
+  const openFile = async (rel) => {
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+    await page.keyboard.type(rel);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: rel.split('/')[0] }).waitFor();
+    await page.keyboard.press('Enter');
+  };
+  await step('an unquoted ": " in a description: the message says so at its column, and the quick fix quotes it', async () => {
+    // The shipped example's description before it was fixed.
+    mkdirSync(path.join(WS, 'docx-edit'));
+    writeFileSync(path.join(WS, 'docx-edit', 'SKILL.md'), '---\nname: docx-edit\ndescription: Create and edit Word (.docx) documents: headings, styles, tables, tracked changes and comments.\n---\n\n# Word documents\n');
+    // Opened as a buffer: the server checks it whether or not the file watcher saw it appear.
+    await openFile('docx-edit/SKILL.md');
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+    await page.locator('.monaco-editor .view-line span', { hasText: 'headings, styles' }).first().hover();
+    await page.locator('.monaco-hover-content', { hasText: "the description contains ': ', which YAML reads as a nested key" }).first().waitFor();
+    await shot('6-yaml-error.png');
+    await page.locator('.monaco-editor .view-line span', { hasText: 'headings, styles' }).first().click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+.');
+    await page.locator('.action-widget .monaco-list-row', { hasText: 'Put the description in double quotes' }).first().waitFor();
+    await shot('6b-yaml-quick-fix.png');
+    await page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Put the description in double quotes' }).waitFor();
+    await page.keyboard.press('Enter');
+    await editorLine('description: "Create and edit Word').waitFor();
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'detached' });
+  });
+  await step('Problems: VS Code 1.100 reports nothing itself on a SKILL.md, ours name the folder in related rows', async () => {
+    mkdirSync(path.join(WS, 'report-builder'));
+    writeFileSync(path.join(WS, 'report-builder', 'SKILL.md'), '---\nname: report-maker\ndescription: Build weekly status reports from issue trackers.\ntags: [reports]\n---\n\n# Reports\n');
+    await openFile('report-builder/SKILL.md');
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+    await page.keyboard.press('Control+Shift+M');
+    const problems = page.locator('.markers-panel');
+    await problems.locator('.monaco-list-row', { hasText: "Directory name 'report-builder' must match skill name 'report-maker'" }).waitFor();
+    await problems.locator('.monaco-list-row', { hasText: 'Unexpected fields in frontmatter: tags' }).waitFor();
+    // The twin's row names its folder (csv-tidy dismissed the finding above; csv-cleaner keeps it).
+    await problems.locator('.monaco-list-row', { hasText: 'csv-tidy/: near-duplicate skill "csv-tidy"' }).waitFor();
+    // Every marker row comes from skill-router: VS Code itself adds none on SKILL.md.
+    const rows = await problems.locator('.monaco-list-row .marker-message-details, .monaco-list-row .marker-source').allTextContents();
+    const markers = await problems.locator('.monaco-list-row .marker-message-line').count();
+    const ours = await problems.locator('.monaco-list-row', { hasText: 'skill-router' }).count();
+    if (!markers || ours < markers) throw new Error(`${markers} problems, ${ours} from skill-router: ${rows.join(' | ')}`);
+    await shot('7-problems.png');
+    await page.keyboard.press('Control+Shift+M');
+  });
+  await step('the first index of a large library shows one cancellable notification; Cancel stops the index', async () => {
+    await closeBrowser();
+    await stopServer();
+    const big = path.join(tmp, 'large-library');
+    generateLibrary(big, 400);
+    const port2 = await startServer('ui-large');
+    const page2 = await openBrowser();
+    await page2.goto(workbenchUrl(port2, false, big));
+    const toast = page2.locator('.notification-toast', { hasText: 'Skill Router: indexing skills' });
+    await toast.waitFor({ timeout: 180_000 });
+    await toast.locator('.monaco-progress-container, .progress-bit').first().waitFor({ state: 'attached' });
+    await page2.screenshot({ path: path.join(OUT, '8-index-notification.png') });
+    const entries = await page2.locator('.statusbar-item', { hasText: /skills/i }).count();
+    if (entries !== 1) throw new Error(`${entries} Skill Router status bar entries while indexing`);
+    await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
+    await statusItem(page2, /Skills: not indexed/).waitFor({ timeout: 60_000 });
+    await toast.waitFor({ state: 'detached' });
+  });
   console.log(`${passed} passed, 0 failed`);
   return 0;
+}
+
+/** `n` small distinct skills (a library whose first index embeds enough to deserve a notification). */
+function generateLibrary(dir, n) {
+  const verbs = ['Summarise', 'Validate', 'Convert', 'Migrate', 'Audit', 'Profile', 'Document', 'Refactor'];
+  const things = ['invoices', 'log files', 'SQL schemas', 'Terraform plans', 'Figma exports', 'Jira tickets', 'release notes', 'Kafka topics', 'Helm values', 'OpenAPI specs'];
+  const teams = ['finance', 'platform', 'design', 'support', 'security'];
+  for (let i = 0; i < n; i++) {
+    const name = `gen-skill-${String(i).padStart(3, '0')}`;
+    const description = `${verbs[i % verbs.length]} ${things[Math.floor(i / verbs.length) % things.length]} for the ${teams[i % teams.length]} team, batch ${i}.`;
+    mkdirSync(path.join(dir, name), { recursive: true });
+    writeFileSync(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\n${description}\n`);
+  }
 }
 
 /** The first line of a log file matching `re`, with its time (VS Code log lines start "YYYY-MM-DD hh:mm:ss.mmm"). */

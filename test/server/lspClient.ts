@@ -67,6 +67,8 @@ export interface StartOptions {
   progress?: boolean;
   /** Debounce of document checks and their cross-skill checks; tests use 10 ms, `default` keeps the server's own. */
   debounceMs?: number | 'default';
+  /** Wait (per 100 skills) before the library-wide recheck; default `debounceMs`. */
+  recheckMs?: number;
   /** Extra Node options for the server process (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
   /** Called when the server creates a progress token. */
@@ -104,7 +106,7 @@ export class TestClient {
             ...SERVER_ENV,
             SKILL_ROUTER_DEBOUNCE_MS: String(opts.debounceMs ?? 10),
             SKILL_ROUTER_SEMANTIC_DELAY_MS: String(opts.debounceMs ?? 10),
-            SKILL_ROUTER_RECHECK_MS: String(opts.debounceMs ?? 10),
+            SKILL_ROUTER_RECHECK_MS: String(opts.recheckMs ?? opts.debounceMs ?? 10),
           },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

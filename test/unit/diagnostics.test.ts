@@ -4,7 +4,7 @@ import type { PairFinding } from '../../src/core/analysis/types';
 import { parseSkill } from '../../src/core/parse/skillDoc';
 import type { ProfileId } from '../../src/core/profiles';
 import type { SkillDoc } from '../../src/core/types';
-import { BUILT_IN_OVERLAP, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from '../../src/server/diagnostics';
+import { EDITOR_SKILL_CHECKS, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from '../../src/server/diagnostics';
 import { DEFAULT_SETTINGS, type ServerSettings } from '../../src/server/settings';
 import { isSuppressed, readSuppressions } from '../../src/core/policy/suppression';
 import { skill } from '../helpers/fakes';
@@ -13,10 +13,11 @@ function doc(folder: string, text: string, profiles: ProfileId[] = ['spec']): Sk
   return parseSkill({ id: folder, path: `${folder}/SKILL.md`, folderName: folder }, text, profiles);
 }
 
-function ctx(docs: SkillDoc[], settings: Partial<ServerSettings['diagnostics']> = {}, conflictThreshold = 0): DiagnosticContext {
+function ctx(docs: SkillDoc[], settings: Partial<ServerSettings['diagnostics']> = {}, conflictThreshold = 0, editorReports?: ReadonlySet<string>): DiagnosticContext {
   const byId = new Map(docs.map((d) => [d.id, d]));
   return {
     settings: { diagnostics: { ...DEFAULT_SETTINGS.diagnostics, ...settings }, conflict: { threshold: conflictThreshold, maxPerSkill: 2 } },
+    editorReports,
     href: (code) => `file:///docs/diagnostics.md#${code}`,
     skill: (id) => byId.get(id),
     uriOf: (id) => `file:///lib/${id}/SKILL.md`,
@@ -65,12 +66,23 @@ describe('diagnostics: engine findings to LSP diagnostics', () => {
     assert.deepEqual(codes(skillDiagnostics(d, [], ctx([d]))), ['frontmatter.missing']);
   });
 
-  it('leaves what VS Code reports itself out by default, and reports it when asked', () => {
+  it('reports every check unless the running editor is known (by version) to report it itself', () => {
     const d = doc('folder', '---\nname: other\ndescription: ""\nextra: 1\n---\n');
-    const quiet = codes(skillDiagnostics(d, [], ctx([d])));
-    for (const c of BUILT_IN_OVERLAP) assert.ok(!quiet.includes(c), `${c} hidden by default`);
-    const loud = codes(skillDiagnostics(d, [], ctx([d], { reportBuiltInChecks: true })));
-    assert.deepEqual(loud, ['frontmatter.description-empty', 'frontmatter.name-mismatch', 'frontmatter.unknown-key']);
+    const all = ['frontmatter.description-empty', 'frontmatter.name-mismatch', 'frontmatter.unknown-key'];
+    // VS Code 1.100 reports nothing on SKILL.md (tested in code-server 4.100.3): no row, nothing hidden.
+    assert.deepEqual(EDITOR_SKILL_CHECKS, []);
+    assert.equal(editorReportedCodes({ name: 'vscode', version: '1.100.3' }).size, 0);
+    assert.deepEqual(codes(skillDiagnostics(d, [], ctx([d], {}, 0, editorReportedCodes({ name: 'vscode', version: '1.100.3' })))), all);
+    // A row, once tested, hides its codes from that version on, and only with the setting off.
+    const table = [{ editor: 'vscode', since: '1.120.0', codes: ['frontmatter.name-mismatch'] }];
+    assert.deepEqual([...editorReportedCodes({ name: 'vscode', version: '1.121.2' }, table)], ['frontmatter.name-mismatch']);
+    assert.deepEqual([...editorReportedCodes({ name: 'vscode', version: '1.120.0-insider' }, table)], ['frontmatter.name-mismatch']);
+    for (const editor of [{ name: 'vscode', version: '1.119.9' }, { name: 'vscode', version: '1.100.3' }, { name: 'other', version: '9.0.0' }, { name: 'vscode', version: 'dev' }, undefined]) {
+      assert.equal(editorReportedCodes(editor, table).size, 0, JSON.stringify(editor));
+    }
+    const hidden = editorReportedCodes({ name: 'vscode', version: '1.121.0' }, table);
+    assert.deepEqual(codes(skillDiagnostics(d, [], ctx([d], {}, 0, hidden))), ['frontmatter.description-empty', 'frontmatter.unknown-key']);
+    assert.deepEqual(codes(skillDiagnostics(d, [], ctx([d], { reportBuiltInChecks: true }, 0, hidden))), all);
   });
 
   it('skill.budget: Claude Code cuts the listing (warning), Codex drops the skill (error), tagged by profile', () => {
@@ -100,6 +112,8 @@ describe('diagnostics: engine findings to LSP diagnostics', () => {
     assert.match(x.message, /csv-cleaner/);
     assert.match(x.message, /0\.93/);
     assert.equal(x.relatedInformation?.[0].location.uri, 'file:///lib/csv-cleaner/SKILL.md');
+    // Every file is a SKILL.md: the row names the skill folder.
+    assert.equal(x.relatedInformation?.[0].message, 'csv-cleaner/: near-duplicate skill "csv-cleaner"');
     assert.deepEqual(x.relatedInformation?.[0].location.range, csvA.keyRanges.description);
     assert.deepEqual(x.range, csvB.keyRanges.description);
     assert.deepEqual((x.data as { twin: unknown }).twin, { id: 'csv-cleaner', name: 'csv-cleaner', uri: 'file:///lib/csv-cleaner/SKILL.md' });

@@ -54,8 +54,13 @@ describe('indexStatus', () => {
     const b = await library('b', 1);
     assert.equal(indexStatus([a, b], EXTRAS).analysis, null);
     a.pairs.analysis.begin(4).report(1, 4);
-    b.pairs.recheck.supersede(6);
-    assert.deepEqual(indexStatus([a, b], EXTRAS).analysis, { done: 1, total: 10 });
+    b.pairs.recheck.supersede(6, 2000);
+    assert.deepEqual(indexStatus([a, b], EXTRAS).analysis, { done: 1, total: 10, pass: 'analysis' }, 'a pass runs: not waiting');
+    a.pairs.analysis.begin(4).end();
+    // Only the recheck is due, and it waits for typing to pause: nothing runs, so not "0%".
+    assert.deepEqual(indexStatus([a, b], EXTRAS).analysis, { done: 0, total: 6, pass: 'recheck', waiting: { delayMs: 2000 } });
+    b.pairs.recheck.begin(6).report(2, 6);
+    assert.deepEqual(indexStatus([a, b], EXTRAS).analysis, { done: 2, total: 6, pass: 'recheck' });
   });
 
   it('copies the timings (a later update does not change a status already sent)', () => {

@@ -14,6 +14,7 @@ import {
 } from '../../src/core/eval/metrics';
 import { parseQueries, QueryFileError } from '../../src/core/eval/queries';
 import { formatEvalTable, runEval } from '../../src/cli/eval';
+import { withProgressLine } from '../../src/cli/io';
 import type { RouteResult, SkillService } from '../../src/core/service';
 import type { SkillDoc } from '../../src/core/types';
 
@@ -433,13 +434,16 @@ describe('runEval with a fake library', () => {
     assert.equal(perQuery[1].top[0].id, 'c/chart');
   });
 
-  it('prints progress and a table in text mode', async () => {
+  it('prints a table in text mode, and progress only on a terminal (one line, redrawn)', async () => {
+    const tty = io();
+    assert.equal(await runEval(['--library', 'lib', '--queries', 'q.jsonl'], withProgressLine({ ...tty.io, isTTY: true }), deps), 0);
+    assert.match(tty.out.stderr, /\r\x1b\[Keval: 3\/3 \(100%\)/);
     const { out, io: cli } = io();
-    assert.equal(await runEval(['--library', 'lib', '--queries', 'q.jsonl'], cli, deps), 0);
+    assert.equal(await runEval(['--library', 'lib', '--queries', 'q.jsonl'], withProgressLine(cli), deps), 0);
+    assert.doesNotMatch(out.stderr, /eval: \d+\/3/, 'no progress off a terminal');
     assert.match(out.stdout, /^3 queries, 3 skills, top 20, dense off, rerank off\n\n\| group/);
     assert.match(out.stdout, /\| overall \| 3 \| +66\.7 \|/);
     assert.match(out.stdout, /\ntiming: index [\d.]+ ms, query p50 [\d.]+ ms, p95 [\d.]+ ms\n$/);
-    assert.match(out.stderr, /eval: 3\/3 queries \(100%\)/);
   });
 
   it('exits 2 on bad arguments, unreadable or invalid files, without opening the library twice', async () => {

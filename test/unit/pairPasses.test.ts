@@ -75,7 +75,7 @@ describe('PairPasses', () => {
     t.published.length = 0;
     t.lib.pairs.replace('csv-tidy', []); // stale, as after an edit elsewhere shifted term weights
     t.passes.scheduleRecheck(t.lib);
-    assert.deepEqual(t.lib.pairs.progress(), { done: 0, total: 3 }, 'a recheck shows from when it is due');
+    assert.deepEqual(t.lib.pairs.progress(), { done: 0, total: 3, waiting: { delayMs: 0 } }, 'a recheck shows as waiting from when it is due');
     const line = await t.logged(/cross-skill recheck of 3 skills/);
     assert.match(line, /1 re-published/);
     assert.deepEqual(t.published, ['csv-tidy']);
@@ -98,7 +98,7 @@ describe('PairPasses', () => {
     assert.equal(t.lib.pairs.progress(), null, 'nor is it due again');
     t.passes.scheduleRecheck(t.lib);
     t.passes.postponeRecheck(t.lib);
-    assert.deepEqual(t.lib.pairs.progress(), { done: 0, total: 3 });
+    assert.deepEqual(t.lib.pairs.progress(), { done: 0, total: 3, waiting: { delayMs: 0 } });
     await t.logged(/cross-skill recheck of 3 skills/);
   });
 });

@@ -10,6 +10,7 @@ import {
   isWebviewMessage,
   MAX_HISTORY,
   pushHistory,
+  skillLabel,
   type RouteSummary,
 } from '../../src/shared/webviewProtocol';
 import { highlightSegments } from '../../src/webview/highlight';
@@ -79,7 +80,7 @@ describe('webview protocol', () => {
     assert.ok(isHostMessage({ type: 'init', profiles: ['spec'], k: 10, restore: { query: 'q', k: 3, profile: 'spec', history: [], last: s }, active: null }));
     assert.equal(isHostMessage({ type: 'init', profiles: [], k: 10, restore: null, active: null }), false);
     assert.equal(isHostMessage({ type: 'init', profiles: ['spec'], k: 10, restore: { query: 'q', k: 3, profile: 'spec', history: [] }, active: null }), false);
-    assert.ok(isHostMessage({ type: 'active', active: { uri: 'u', name: 'n', rank: null, depth: 50 } }));
+    assert.ok(isHostMessage({ type: 'active', active: { uri: 'u', name: 'n', folder: 'f', rank: null, depth: 50 } }));
     assert.ok(isHostMessage({ type: 'run', query: 'q' }));
     assert.equal(isHostMessage({ type: 'route', requestId: 1, query: 'q', k: 1 }), false, 'a webview message is not a host message');
   });
@@ -115,6 +116,17 @@ describe('query panel host mapping', () => {
     assert.deepEqual(toPanelSet({ skills: ['a'], skipped: [] }), { skills: ['a'], skipped: [] });
   });
 
+  it('passes the calibrated relevance on: relevant false and the match; an absent one stays absent', () => {
+    const res = { ...response(['a', 'b']), match: 'weak' as const };
+    res.results[1] = { ...res.results[1], relevant: false };
+    res.results[0] = { ...res.results[0], relevant: true };
+    const s = toRouteSummary(res, 1, 10, (i) => i.skillId, (u) => u);
+    assert.deepEqual(s.results.map((r) => r.relevant), [undefined, false]);
+    assert.equal(s.match, 'weak');
+    assert.ok(isRouteSummary(s));
+    assert.equal('match' in summaryOf(['a']), false);
+  });
+
   it('finds the active skill among the results without asking the server again', async () => {
     let calls = 0;
     const deeper = async () => {
@@ -122,40 +134,44 @@ describe('query panel host mapping', () => {
       return [];
     };
     const s = summaryOf(['a', 'b']);
-    assert.deepEqual(await locateActive('file:///ws/b/SKILL.md', 'b', s, deeper), { uri: 'file:///ws/b/SKILL.md', name: 'b', rank: 2, depth: 2 });
+    assert.deepEqual(await locateActive('file:///ws/b/SKILL.md', 'b', s, deeper), { uri: 'file:///ws/b/SKILL.md', name: 'b', folder: 'b', rank: 2, depth: 2 });
     assert.equal(calls, 0);
     assert.equal(await locateActive(null, '', s, deeper), null);
-    assert.deepEqual(await locateActive('file:///ws/z/SKILL.md', 'z', null, deeper), { uri: 'file:///ws/z/SKILL.md', name: 'z', rank: null, depth: 0 });
+    assert.deepEqual(await locateActive('file:///ws/z/SKILL.md', 'z', null, deeper, async () => 'zed'), { uri: 'file:///ws/z/SKILL.md', name: 'zed', folder: 'z', rank: null, depth: 0 });
     assert.equal(calls, 0);
   });
 
-  it('routes deeper to rank an active skill outside the top K', async () => {
+  it('routes deeper to rank an active skill outside the top K, and names it by its front-matter name', async () => {
     const s = summaryOf(['a', 'b'], 2);
     const asked: number[] = [];
     const deeper = async (k: number) => {
       asked.push(k);
       return ['a', 'b', 'x', 'y', 'z'].map((id) => ({ uri: `file:///ws/${id}/SKILL.md`, name: `${id}-name` }));
     };
-    assert.deepEqual(await locateActive('file:///ws/y/SKILL.md', 'y', s, deeper), { uri: 'file:///ws/y/SKILL.md', name: 'y-name', rank: 4, depth: 5 });
+    assert.deepEqual(await locateActive('file:///ws/y/SKILL.md', 'y', s, deeper), { uri: 'file:///ws/y/SKILL.md', name: 'y-name', folder: 'y', rank: 4, depth: 5 });
     assert.deepEqual(asked, [ACTIVE_RANK_DEPTH]);
-    assert.deepEqual(await locateActive('file:///ws/q/SKILL.md', 'q', s, deeper), { uri: 'file:///ws/q/SKILL.md', name: 'q', rank: null, depth: 5 });
+    // Ranked nowhere: the name comes from the server's listing (empty when it does not know it).
+    assert.deepEqual(await locateActive('file:///ws/q/SKILL.md', 'q', s, deeper, async () => 'q-name'), { uri: 'file:///ws/q/SKILL.md', name: 'q-name', folder: 'q', rank: null, depth: 5 });
+    assert.equal((await locateActive('file:///ws/q/SKILL.md', 'q', s, deeper, async () => { throw new Error('down'); }))!.name, '');
+  });
+
+  it('names a skill one way everywhere: its front-matter name, and the folder where they differ', () => {
+    assert.equal(skillLabel({ name: 'pdf-extract', folder: 'pdf-extract' }), 'pdf-extract');
+    assert.equal(skillLabel({ name: 'pdf-tools', folder: 'pdf-extract' }), 'pdf-tools (folder pdf-extract)');
+    assert.equal(skillLabel({ name: 'pdf-extract', folder: 'team-a/pdf-extract' }), 'pdf-extract');
+    assert.equal(skillLabel({ name: '', folder: 'pdf-extract' }), 'pdf-extract');
   });
 });
 
 describe('query panel webview state', () => {
-  it('expects the set, else the active skill, else the first result', () => {
-    const plain = summaryOf(['a', 'b', 'c']);
-    assert.deepEqual(defaultExpectation(plain, null).expect, ['a']);
-    const active = { uri: 'file:///ws/c/SKILL.md', name: 'c', rank: 3, depth: 3 };
-    assert.deepEqual(defaultExpectation(plain, active).expect, ['c']);
+  it('expects nothing the author did not mark: not the set, not the active skill, not the first result', () => {
     const withSet = summaryOf(['a', 'b', 'c'], 10, { ids: ['a', 'b'], rejected: [] });
-    assert.deepEqual(defaultExpectation(withSet, active), { requestId: 1, expect: ['a', 'b'], notExpect: [], set: true, top: null });
-    const single = summaryOf(['a', 'b'], 10, { ids: ['a'], rejected: [] });
-    assert.equal(defaultExpectation(single, null).set, false);
+    assert.deepEqual(defaultExpectation(withSet), { requestId: 1, expect: [], notExpect: [], set: false, top: null });
+    assert.deepEqual(defaultExpectation(summaryOf(['a'])).expect, []);
   });
 
   it('toggles expect / not expected exclusively, dropping set below two', () => {
-    let e = defaultExpectation(summaryOf(['a', 'b', 'c'], 10, { ids: ['a', 'b'], rejected: [] }), null);
+    let e = { ...defaultExpectation(summaryOf(['a', 'b', 'c'])), expect: ['a', 'b'], set: true };
     e = toggleExpectation(e, 'c', 'notExpect');
     assert.deepEqual([e.expect, e.notExpect, e.set], [['a', 'b'], ['c'], true]);
     e = toggleExpectation(e, 'c', 'expect');
@@ -179,7 +195,7 @@ describe('query panel webview state', () => {
   });
 
   it('round-trips its stored state and refuses other shapes', () => {
-    const state = { ...initialState(null), last: summaryOf(['a']), expectation: defaultExpectation(summaryOf(['a']), null), nextId: 4 };
+    const state = { ...initialState(null), last: summaryOf(['a']), expectation: defaultExpectation(summaryOf(['a'])), nextId: 4 };
     const stored = JSON.parse(JSON.stringify(toStored(state)));
     assert.deepEqual(readStored(stored), toStored(state));
     assert.equal(readStored(undefined), null);

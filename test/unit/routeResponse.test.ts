@@ -55,3 +55,19 @@ describe('routeResponse', () => {
     assert.ok(!('set' in none) && !('readAs' in none));
   });
 });
+
+describe('routeResponse: the calibrated relevance', () => {
+  it('forwards each result\'s relevant and the match; across folders the best match, unknown if any folder is', () => {
+    const judged = ranking('file:///a', [['a1', 0.9], ['a2', 0.2]], { match: 'weak' });
+    judged.result.candidates[0].relevant = true;
+    judged.result.candidates[1].relevant = false;
+    const r = routeResponse('q', 10, [judged]);
+    assert.deepEqual(r.results.map((x) => x.relevant), [true, false]);
+    assert.equal(r.match, 'weak');
+    assert.equal(routeResponse('q', 10, [judged, ranking('file:///b', [['b1', 0.5]], { match: 'strong' })]).match, 'strong');
+    assert.equal(routeResponse('q', 10, [ranking('file:///c', [['c1', 0.1]], { match: 'none' }), ranking('file:///d', [['d1', 0.1]], { match: 'none' })]).match, 'none');
+    const unjudged = routeResponse('q', 10, [judged, ranking('file:///b', [['b1', 0.5]])]);
+    assert.equal(unjudged.match, undefined);
+    assert.equal('relevant' in unjudged.results.find((x) => x.skillId === 'b1')!, false, 'absent stays absent');
+  });
+});

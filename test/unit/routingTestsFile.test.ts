@@ -30,6 +30,13 @@ describe('routing tests file (panel "Save as routing test")', () => {
     assert.ok(both.startsWith(text), 'appended, not rewritten');
   });
 
+  it('writes expect and notExpect in one shape, a list, however many skills each names', () => {
+    const one = appendRoutingTest(null, '/lib/skill-router.tests.yaml', { query: 'merge these PDFs', expect: ['pdf-build'], notExpect: ['pdf-extract'] });
+    assert.match(one, /\n- query: merge these PDFs\n {2}expect: \[pdf-build\]\n {2}notExpect: \[pdf-extract\]\n$/);
+    const two = appendRoutingTest(null, '/lib/skill-router.tests.yaml', { query: 'q', expect: ['a', 'b'], notExpect: ['c'] });
+    assert.match(two, /expect: \[a, b\]\n {2}notExpect: \[c\]\n$/);
+  });
+
   it('appends to a block list and keeps the comments and layout', () => {
     const before = '# my tests\n- query: write a commit message   # staged changes\n  expect: git-commit-messages\n';
     const after = appendRoutingTest(before, 'skill-router.tests.yaml', ENTRY);
@@ -58,7 +65,7 @@ describe('routing tests file (panel "Save as routing test")', () => {
 
   it('writes JSON for a .json tests file', () => {
     const after = appendRoutingTest('[{"query": "a request", "expect": "x"}]', 'skill-router.tests.json', SET_ENTRY);
-    assert.deepEqual(JSON.parse(after)[1], { query: SET_ENTRY.query, expect: ['csv-charts', 'email-drafting'], notExpect: 'pdf-build', top: 3, set: true });
+    assert.deepEqual(JSON.parse(after)[1], { query: SET_ENTRY.query, expect: ['csv-charts', 'email-drafting'], notExpect: ['pdf-build'], top: 3, set: true });
     assert.equal(readBack(after, 'skill-router.tests.json').length, 2);
   });
 
@@ -70,21 +77,21 @@ describe('routing tests file (panel "Save as routing test")', () => {
   it('finds the tests file the way check does', async () => {
     // The config names it.
     assert.deepEqual(
-      await locateTestsFile('/ws', memoryIo({ '/ws/skill-router.yaml': 'tests: checks/routing.yaml\n' })),
-      { file: '/ws/checks/routing.yaml', exists: false },
+      await locateTestsFile('/ws', memoryIo({ '/ws/skill-router.yaml': 'tests: checks/routing.yaml\ntop: 3\n' })),
+      { file: '/ws/checks/routing.yaml', exists: false, defaultTop: 3 },
     );
     // Next to the config (or in the folder without one), in name order.
     assert.deepEqual(
       await locateTestsFile('/ws', memoryIo({ '/ws/skill-router.tests.yml': '[]', '/ws/skill-router.tests.json': '[]' })),
-      { file: '/ws/skill-router.tests.yml', exists: true },
+      { file: '/ws/skill-router.tests.yml', exists: true, defaultTop: 5 },
     );
     // In the config's library folder.
     assert.deepEqual(
       await locateTestsFile('/ws', memoryIo({ '/ws/skill-router.json': '{"library": "skills"}', '/ws/skills/skill-router.tests.yaml': '[]' })),
-      { file: '/ws/skills/skill-router.tests.yaml', exists: true },
+      { file: '/ws/skills/skill-router.tests.yaml', exists: true, defaultTop: 5 },
     );
     // None yet: a new one next to the config.
-    assert.deepEqual(await locateTestsFile('/ws', memoryIo({})), { file: '/ws/skill-router.tests.yaml', exists: false });
+    assert.deepEqual(await locateTestsFile('/ws', memoryIo({})), { file: '/ws/skill-router.tests.yaml', exists: false, defaultTop: 5 });
     await assert.rejects(locateTestsFile('/ws', memoryIo({ '/ws/skill-router.yaml': 'tests: [' })), /skill-router.yaml cannot be read/);
   });
 });

@@ -4,7 +4,7 @@
  * grammar vs the profiles' keys, and the extension manifest's commands.
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CLIENT_PROFILES, SPEC_FIELDS } from '../../src/core/profiles';
 import { SERVER_CODES } from '../../src/server/diagnostics';
@@ -115,10 +115,26 @@ describe('contract: front-matter keys', () => {
   });
 });
 
+describe('contract: install scripts', () => {
+  it('npm runs only reviewed install scripts: never onnxruntime-node\'s CUDA download, nor anything unlisted', () => {
+    // package.json's allowScripts (npm's install-script policy) replaces the .npmrc keys npm now
+    // warns about: onnxruntime-node's postinstall fetches CUDA files from nuget.org on Linux x64
+    // unless told to skip (the CPU binaries ship in the package), keytar's fetches a binary from GitHub.
+    assert.equal(pkg.allowScripts['onnxruntime-node'], false);
+    assert.equal(pkg.allowScripts.keytar, false);
+    const lock = JSON.parse(read('package-lock.json'));
+    const withScripts = Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean }>)
+      .filter(([, p]) => p.hasInstallScript)
+      .map(([where]) => where.replace(/^.*node_modules\//, ''));
+    for (const name of withScripts) assert.ok(name in pkg.allowScripts, `${name} has an install script: review it and list it in allowScripts`);
+    assert.equal(existsSync(path.join(ROOT, '.npmrc')), false, 'no project .npmrc keys npm does not know');
+  });
+});
+
 describe('contract: extension manifest', () => {
   it('contributes the five commands, activates on SKILL.md workspaces, and keeps engines.vscode at ^1.100.0', () => {
     const commands = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
-    assert.deepEqual(commands, ['skillRouter.copyMcpConfig', 'skillRouter.openQueryPanel', 'skillRouter.reindex', 'skillRouter.restartServer', 'skillRouter.showOutput']);
+    assert.deepEqual(commands, ['skillRouter.copyMcpConfig', 'skillRouter.openQueryPanel', 'skillRouter.reindex', 'skillRouter.restartServer', 'skillRouter.showListingCost', 'skillRouter.showOutput']);
     assert.ok(pkg.activationEvents.includes('workspaceContains:**/SKILL.md'));
     assert.equal(pkg.engines.vscode, '^1.100.0');
     assert.equal(pkg.main, './dist/extension.js');

@@ -1,8 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { allowedKeys } from '../../src/core/profiles';
 import { frontMatterCompletions, frontMatterHover, keyDocumentation } from '../../src/server/frontMatterHelp';
-import { statusText, statusTooltip } from '../../src/client/statusText';
-import type { IndexStatus } from '../../src/shared/protocol';
 
 const text = '---\nname: pdf-tools\ndescription: Extract tables from PDF files.\nwhen_to_use: scanned invoices\n---\n# Body\n';
 const hoverText = (line: number, character: number, profiles: Parameters<typeof frontMatterHover>[2] = ['claude-code']) => {
@@ -58,42 +56,5 @@ describe('front-matter completion', () => {
     assert.equal(frontMatterCompletions('---\nname: a\n---\n', { line: 1, character: 7 }, ['spec']).length, 0);
     assert.equal(frontMatterCompletions('# title\n', { line: 0, character: 0 }, ['spec']).length, 0);
     assert.ok(frontMatterCompletions('---\nname: a\n', { line: 2, character: 0 }, ['spec']).length > 0);
-  });
-});
-
-describe('status bar text', () => {
-  const base: IndexStatus = {
-    state: 'ready',
-    skills: 2817,
-    failed: 2,
-    folders: [{ uri: 'file:///work/skills', state: 'ready', skills: 2817, failed: 2, cached: 2817, embedded: 0, indexMs: 3200, error: null }],
-    model: 'use-lite-en@1',
-    semanticDisabled: null,
-    progress: null,
-    analysis: null,
-    timings: { indexMs: 3300, lastUpdateMs: 12, lastDiagnosticsMs: 95 },
-    lastError: null,
-    profiles: ['claude-code'],
-    budget: { profile: 'claude-code', used: 5210, budget: 8000 },
-  };
-
-  it('shows skills and the listing budget meter when ready', () => {
-    assert.equal(statusText(base), '$(library) 2,817 skills · 5,210/8,000');
-    const tip = statusTooltip(base);
-    assert.match(tip, /Model: use-lite-en@1/);
-    assert.match(tip, /Listing budget \(claude-code\): 5,210 of 8,000 characters \(65%\)/);
-    assert.match(tip, /- skills: ready, 2,817 skills in 3,200 ms \(2,817 cached, 0 embedded\)/);
-  });
-
-  it('shows progress while indexing, and says why semantic checks are off', () => {
-    assert.equal(statusText({ ...base, state: 'indexing', progress: { stage: 'embed', done: 10, total: 100, percent: 42 } }), '$(sync~spin) Skills 42%');
-    const off = { ...base, model: null, semanticDisabled: 'semantic routing is off: model.onnx is missing' };
-    assert.match(statusText(off), /\$\(warning\)$/);
-    assert.match(statusTooltip(off), /Semantic checks off: semantic routing is off: model.onnx is missing/);
-    assert.equal(statusText({ ...base, budget: { profile: null, used: 300, budget: null } }), '$(library) 2,817 skills · 300 chars');
-    assert.match(statusTooltip({ ...base, state: 'error', lastError: 'skills: boom' }), /Last error: skills: boom/);
-    const checking = { ...base, analysis: { done: 700, total: 2817 } };
-    assert.equal(statusText(checking), '$(library) 2,817 skills · 5,210/8,000 · checks 24%');
-    assert.match(statusTooltip(checking), /Cross-skill checks \(near-duplicates, conflicts\): 700 of 2,817 skills/);
   });
 });

@@ -12,12 +12,23 @@ describe('validateFrontMatter', () => {
     assert.deepEqual(codes('---\nname: my-skill\ndescription: Does a thing.\nlicense: MIT\n---\n'), []);
   });
 
-  it('words name problems like the reference validator', () => {
+  it('gives one finding per name problem, naming every rule it breaks and a name that passes', () => {
+    const text = '---\nname: Active Directory Attacks\ndescription: d\n---\n';
+    const findings = validateFrontMatter(parseFrontMatter(text), 'Active Directory Attacks');
+    assert.deepEqual(findings.map((f) => f.code), ['frontmatter.name-chars']);
+    assert.equal(findings[0].message,
+      "Skill name 'Active Directory Attacks' must be lowercase and contains invalid characters (spaces). " +
+      "Only lowercase letters, digits, and hyphens are allowed: 'active-directory-attacks' would do.");
     assert.deepEqual(messages('---\nname: My--Skill-\ndescription: d\n---\n', 'My--Skill-'), [
-      "Skill name 'My--Skill-' must be lowercase",
-      'Skill name cannot start or end with a hyphen',
-      'Skill name cannot contain consecutive hyphens',
+      "Skill name 'My--Skill-' must be lowercase, cannot start or end with a hyphen and cannot contain consecutive hyphens. " +
+        "Only lowercase letters, digits, and hyphens are allowed: 'my-skill' would do.",
     ]);
+    assert.deepEqual(codes('---\nname: my--skill-\ndescription: d\n---\n', 'my--skill-'), ['frontmatter.name-hyphen']);
+  });
+
+  it('words name problems like the reference validator', () => {
+    assert.deepEqual(messages('---\nname: My-Skill\ndescription: d\n---\n', 'My-Skill'), ["Skill name 'My-Skill' must be lowercase"]);
+    assert.deepEqual(messages('---\nname: my--skill\ndescription: d\n---\n', 'my--skill'), ['Skill name cannot contain consecutive hyphens']);
     assert.deepEqual(messages('---\nname: other\ndescription: d\n---\n'), ["Directory name 'my-skill' must match skill name 'other'"]);
     assert.deepEqual(messages(`---\nname: ${'a'.repeat(65)}\ndescription: d\n---\n`, 'a'.repeat(65)), [
       `Skill name '${'a'.repeat(65)}' exceeds 64 character limit (65 chars)`,

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { findConfigFile, findTestsFile, type ConfigFileAccess } from '../../core/configFiles';
+import { DEFAULT_TEST_TOP } from '../../core/eval/routingTest';
 import { DEFAULT_FINDING_POLICY, type FindingPolicy } from '../../core/policy/findingPolicy';
 import { isProfileId, PROFILES, type ProfileId } from '../../core/profiles';
 import { UsageError } from '../io';
@@ -29,7 +30,8 @@ export interface CheckConfig {
   conflict?: Partial<FindingPolicy['conflict']>;
 }
 
-export const DEFAULT_TOP = 5;
+/** N of "in the top N" when neither the test nor the config says (shared with the query panel). */
+export const DEFAULT_TOP = DEFAULT_TEST_TOP;
 
 const CONFIG_KEYS = ['library', 'tests', 'profiles', 'budgets', 'top', 'model', 'conflict'];
 const CONFLICT_KEYS = ['threshold', 'maxPerSkill'];

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import type { PairFinding } from '../../core/analysis/types';
 import { EVALS_FILE_NAMES, firstExisting } from '../../core/configFiles';
+import { testDepth } from '../../core/eval/routingTest';
 import { applyFindingPolicy } from '../../core/policy/findingPolicy';
 import { effectiveBudgets, listingBudgets } from '../../core/profiles';
 import type { SkillService } from '../../core/service';
@@ -31,7 +32,7 @@ import {
   parseConfig,
 } from './config';
 import { FORMATS, FORMATTERS, isFormat } from './formatters';
-import { judgeTest, resolveSkillRef, type TestOutcome } from './judge';
+import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
 import { summarizeCheck, type CheckFinding, type CheckReport } from './report';
 import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from './routingTests';
 
@@ -198,9 +199,8 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     const outcomes: TestOutcome[] = [];
     for (const t of selected) {
       const topN = t.top ?? defaultTop;
-      const result = await service.route(t.query, { k: Math.max(topN, 10), rerank: !values['no-rerank'] });
-      const verdict = result.match ? { match: result.match, relevant: new Set(result.candidates.filter((c) => c.relevant !== false).map((c) => c.skillId)) } : undefined;
-      outcomes.push(judgeTest(t, result.candidates.map((c) => c.skillId), refs, defaultTop, verdict));
+      const result = await service.route(t.query, { k: testDepth(topN), rerank: !values['no-rerank'] });
+      outcomes.push(judgeTest(t, result.candidates.map((c) => c.skillId), refs, defaultTop, relevanceVerdict(result)));
     }
 
     // Findings of the skills (all, or the changed ones and cross-skill findings touching them),

@@ -5,6 +5,9 @@
  */
 import matter from 'gray-matter';
 import type { TextRange } from '../types';
+import { explainYamlError, findTabIndent, silentPitfalls, type YamlFix, type YamlPitfall } from './yamlPitfalls';
+
+export type { YamlFix, YamlPitfall } from './yamlPitfalls';
 
 export interface FrontMatterResult {
   /** Parsed data; empty when missing or malformed. */
@@ -19,8 +22,13 @@ export interface FrontMatterResult {
   keyRanges: Record<string, TextRange>;
   /** Range of the whole front-matter block (first line when absent). */
   blockRange: TextRange;
-  /** Why parsing failed, with the location inside the file. */
-  error?: { message: string; range: TextRange };
+  /**
+   * Why parsing failed, with the location inside the file; for a common YAML mistake (`: ` in an
+   * unquoted value, a tab, unbalanced quotes) the message says what happened and `fixes` repair it.
+   */
+  error?: { message: string; range: TextRange; fixes?: YamlFix[] };
+  /** Mistakes that parse but change the value: a ` #` that cuts a listing field, a list where text belongs. */
+  pitfalls: YamlPitfall[];
 }
 
 const yamlEngine = (matter as unknown as { engines: { yaml: { parse(block: string): unknown } } }).engines.yaml;
@@ -69,6 +77,7 @@ export function parseFrontMatter(text: string): FrontMatterResult {
     hasFrontMatter: false,
     keyRanges: {},
     blockRange: lineRange(0, 0, lines[0]?.length ?? 0),
+    pitfalls: [],
   };
   const opener = /^---([a-zA-Z]*)\s*$/.exec(lines[0] ?? '');
   if (!opener) return empty;
@@ -89,32 +98,28 @@ export function parseFrontMatter(text: string): FrontMatterResult {
   const blockRange: TextRange = { start: { line: 0, character: 0 }, end: { line: close, character: lines[close].length } };
   const body = lines.slice(close + 1).join('\n');
   const keyRanges = scanKeyRanges(lines, close);
+  const failed = (error: NonNullable<FrontMatterResult['error']>): FrontMatterResult =>
+    ({ data: {}, body, bodyStartLine: close + 1, hasFrontMatter: true, keyRanges, blockRange, error, pitfalls: [] });
+  const yaml = !opener[1] || /^ya?ml$/i.test(opener[1]);
   let data: unknown;
   try {
     data = parseBlock(opener[1], lines.slice(1, close).join('\n'));
   } catch (err) {
-    return {
-      data: {},
-      body,
-      bodyStartLine: close + 1,
-      hasFrontMatter: true,
-      keyRanges,
-      blockRange,
-      error: yamlError(err, lines, close),
-    };
+    if (yaml) return failed(yamlError(err, lines, close));
+    const json = opener[1].toLowerCase() === 'json';
+    // The opening line names the language: that is where an unsupported one is.
+    return failed({ message: json ? `front matter is not valid JSON: ${errorText(err)}` : errorText(err), range: lineRange(0, 0, lines[0].length) });
   }
+  // js-yaml reads some tab-indented blocks without an error, but not as written (`metadata:` then
+  // a tab-indented `author:` becomes two top-level keys); other clients' parsers refuse them.
+  const tab = yaml ? findTabIndent(lines, close) : null;
+  if (tab) return failed({ message: `front matter is not valid YAML: ${tab.message}`, range: tab.range, fixes: tab.fixes });
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return {
-      data: {},
-      body,
-      bodyStartLine: close + 1,
-      hasFrontMatter: true,
-      keyRanges,
-      blockRange,
-      error: { message: 'front matter must be a YAML mapping of keys to values', range: lineRange(1, 0, lines[1]?.length ?? 0) },
-    };
+    return failed({ message: 'front matter must be a YAML mapping of keys to values', range: lineRange(1, 0, lines[1]?.length ?? 0) });
   }
-  return { data: data as Record<string, unknown>, body, bodyStartLine: close + 1, hasFrontMatter: true, keyRanges, blockRange };
+  const record = data as Record<string, unknown>;
+  const pitfalls = yaml ? silentPitfalls(lines, close, record) : [];
+  return { data: record, body, bodyStartLine: close + 1, hasFrontMatter: true, keyRanges, blockRange, pitfalls };
 }
 
 /** Top-level `key:` lines; a value runs until the next top-level key or the closing line. */
@@ -137,13 +142,25 @@ function scanKeyRanges(lines: string[], close: number): Record<string, TextRange
   return ranges;
 }
 
-function yamlError(err: unknown, lines: string[], close: number): { message: string; range: TextRange } {
-  const e = err as { message?: string; reason?: string; mark?: { line?: number; column?: number } };
-  const raw = e.reason ?? e.message ?? String(err);
-  // Deep nesting overflows js-yaml's recursion; say so rather than quote the engine.
-  const reason = err instanceof RangeError ? 'it is nested too deeply' : raw.split('\n')[0];
+function errorText(err: unknown): string {
+  const e = err as { message?: string; reason?: string };
+  return (e.reason ?? e.message ?? String(err)).split('\n')[0];
+}
+
+/**
+ * The message and place of a YAML error: the author's mistake when it is a common one, else the
+ * parser's reason at the parser's line and column.
+ */
+function yamlError(err: unknown, lines: string[], close: number): NonNullable<FrontMatterResult['error']> {
+  const e = err as { mark?: { line?: number; column?: number } };
   // js-yaml marks count from the first line after the opening delimiter.
   const line = e.mark?.line !== undefined ? Math.min(e.mark.line + 1, close) : 0;
+  // Deep nesting overflows js-yaml's recursion; say so rather than quote the engine.
+  if (err instanceof RangeError) return { message: 'front matter is not valid YAML: it is nested too deeply', range: lineRange(line, 0, lines[line]?.length ?? 0) };
+  const pitfall = explainYamlError(lines, close, line);
+  if (pitfall) return { message: `front matter is not valid YAML: ${pitfall.message}`, range: pitfall.range, fixes: pitfall.fixes };
   const text = lines[line] ?? '';
-  return { message: `front matter is not valid YAML: ${reason}`, range: lineRange(line, 0, text.length) };
+  // js-yaml 3's mark for a duplicate key can lie before the line's start.
+  const column = Math.max(0, Math.min(e.mark?.column ?? 0, text.length));
+  return { message: `front matter is not valid YAML: ${errorText(err)}`, range: lineRange(line, column, text.length) };
 }

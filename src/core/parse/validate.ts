@@ -17,6 +17,7 @@ import type { Finding, Severity, TextRange } from '../types';
 import type { FrontMatterResult } from './frontMatter';
 
 const NAME_CHARS = /^[\p{L}\p{N}-]+$/u;
+const NOT_NAME_CHAR = /[^\p{L}\p{N}-]/gu;
 
 interface Ctx {
   fm: FrontMatterResult;
@@ -43,6 +44,9 @@ export function validateFrontMatter(
     ctx.findings.push({ code: 'frontmatter.invalid-yaml', severity: 'error', message: fm.error.message, range: fm.error.range });
     return ctx.findings;
   }
+  for (const p of fm.pitfalls) {
+    if (p.kind === 'comment') ctx.findings.push({ code: 'frontmatter.value-cut', severity: 'warning', message: `Front matter: ${p.message}`, range: p.range });
+  }
   if (!fm.hasFrontMatter) {
     add(ctx, 'frontmatter.missing', 'error', 'SKILL.md must start with YAML front matter (---) containing name and description');
     return ctx.findings;
@@ -61,7 +65,7 @@ export function validateFrontMatter(
   validateDescription(ctx, data);
   if ('compatibility' in data) {
     const c = data.compatibility;
-    if (typeof c !== 'string') add(ctx, 'frontmatter.compatibility-type', 'error', "Field 'compatibility' must be a string", 'compatibility');
+    if (typeof c !== 'string') add(ctx, 'frontmatter.compatibility-type', 'error', `Field 'compatibility' must be a string${listHint(ctx, 'compatibility')}`, 'compatibility');
     else if (c.length > MAX_COMPATIBILITY) {
       add(ctx, 'frontmatter.compatibility-too-long', 'error',
         `Compatibility exceeds ${MAX_COMPATIBILITY} character limit (${c.length} chars)`, 'compatibility');
@@ -84,6 +88,57 @@ export function validateFrontMatter(
   return ctx.findings;
 }
 
+/** Why a value that must be text is not, when YAML syntax made it a list: appended to the type message. */
+function listHint(ctx: Ctx, key: string): string {
+  const p = ctx.fm.pitfalls.find((x) => x.kind === 'list' && x.key === key);
+  return p ? ` (${p.message})` : '';
+}
+
+/**
+ * A valid name close to `name`: lower case, every run of other characters a hyphen, no hyphen at
+ * the ends or twice in a row. Empty when nothing of it is left.
+ */
+export function suggestName(name: string): string {
+  return name.normalize('NFKC').toLowerCase().replace(NOT_NAME_CHAR, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '').slice(0, MAX_NAME).replace(/-$/, '');
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+const andList = (parts: string[]) => (parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`);
+
+/**
+ * The name's format rules (case, hyphens, characters) as one finding: one problem, one
+ * diagnostic. A single broken rule keeps the reference validator's wording; several are named
+ * together, with a name that would pass.
+ */
+function nameFormat(ctx: Ctx, name: string): void {
+  const broken: { code: string; message: string; part: string }[] = [];
+  if (name !== name.toLowerCase()) broken.push({ code: 'frontmatter.name-case', message: `Skill name '${name}' must be lowercase`, part: 'must be lowercase' });
+  if (name.startsWith('-') || name.endsWith('-')) {
+    broken.push({ code: 'frontmatter.name-hyphen', message: 'Skill name cannot start or end with a hyphen', part: 'cannot start or end with a hyphen' });
+  }
+  if (name.includes('--')) broken.push({ code: 'frontmatter.name-hyphen', message: 'Skill name cannot contain consecutive hyphens', part: 'cannot contain consecutive hyphens' });
+  if (!NAME_CHARS.test(name)) {
+    const bad = [...new Set(name.match(NOT_NAME_CHAR) ?? [])].map((c) => (c === ' ' ? 'spaces' : `'${c}'`));
+    broken.push({
+      code: 'frontmatter.name-chars',
+      message: `Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`,
+      part: `contains invalid characters (${andList(bad)})`,
+    });
+  }
+  if (!broken.length) return;
+  if (broken.length === 1) {
+    add(ctx, broken[0].code, 'error', broken[0].message, 'name');
+    return;
+  }
+  // The broadest rule names the finding: invalid characters, then case, then hyphens.
+  const order = ['frontmatter.name-chars', 'frontmatter.name-case', 'frontmatter.name-hyphen'];
+  const code = order.find((c) => broken.some((b) => b.code === c))!;
+  const suggestion = suggestName(name);
+  add(ctx, code, 'error',
+    `Skill name '${name}' ${andList(broken.map((b) => b.part))}. Only lowercase letters, digits, and hyphens are allowed` +
+      (suggestion ? `: '${suggestion}' would do.` : '.'), 'name');
+}
+
 function validateName(ctx: Ctx, data: Record<string, unknown>): void {
   if (!('name' in data)) {
     add(ctx, 'frontmatter.name-missing', 'error', 'Missing required field in frontmatter: name');
@@ -91,22 +146,14 @@ function validateName(ctx: Ctx, data: Record<string, unknown>): void {
   }
   const raw = data.name;
   if (typeof raw !== 'string' || !raw.trim()) {
-    add(ctx, 'frontmatter.name-empty', 'error', "Field 'name' must be a non-empty string", 'name');
+    add(ctx, 'frontmatter.name-empty', 'error', `Field 'name' must be a non-empty string${listHint(ctx, 'name')}`, 'name');
     return;
   }
   const name = raw.trim().normalize('NFKC');
   if ([...name].length > MAX_NAME) {
     add(ctx, 'frontmatter.name-too-long', 'error', `Skill name '${name}' exceeds ${MAX_NAME} character limit (${[...name].length} chars)`, 'name');
   }
-  if (name !== name.toLowerCase()) add(ctx, 'frontmatter.name-case', 'error', `Skill name '${name}' must be lowercase`, 'name');
-  if (name.startsWith('-') || name.endsWith('-')) {
-    add(ctx, 'frontmatter.name-hyphen', 'error', 'Skill name cannot start or end with a hyphen', 'name');
-  }
-  if (name.includes('--')) add(ctx, 'frontmatter.name-hyphen', 'error', 'Skill name cannot contain consecutive hyphens', 'name');
-  if (!NAME_CHARS.test(name)) {
-    add(ctx, 'frontmatter.name-chars', 'error',
-      `Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`, 'name');
-  }
+  nameFormat(ctx, name);
   if (ctx.folderName !== undefined && ctx.folderName.normalize('NFKC') !== name) {
     add(ctx, 'frontmatter.name-mismatch', 'error', `Directory name '${ctx.folderName}' must match skill name '${name}'`, 'name');
   }
@@ -119,7 +166,7 @@ function validateDescription(ctx: Ctx, data: Record<string, unknown>): void {
   }
   const d = data.description;
   if (typeof d !== 'string' || !d.trim()) {
-    add(ctx, 'frontmatter.description-empty', 'error', "Field 'description' must be a non-empty string", 'description');
+    add(ctx, 'frontmatter.description-empty', 'error', `Field 'description' must be a non-empty string${listHint(ctx, 'description')}`, 'description');
     return;
   }
   if (d.length > MAX_DESCRIPTION) {

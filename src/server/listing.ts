@@ -1,0 +1,36 @@
+/**
+ * The listing budget the status meter shows and the list behind it (`skillRouter/listing`): the
+ * same count as `skill-router check`, so the meter and CI agree, and each skill's share of it,
+ * most expensive first, so an author over budget sees where the characters go.
+ */
+import { CLIENT_PROFILES, DEFAULT_BUDGETS, isProfileId, listingBudgets, listingCosts } from '../core/profiles';
+import type { SkillDoc } from '../core/types';
+import type { IndexStatus, ListingResponse } from '../shared/protocol';
+import type { ServerSettings } from './settings';
+
+/** The profile whose budget the meter shows: the first selected one that has a budget, else the first client. */
+function meteredProfile(settings: ServerSettings): string | null {
+  return settings.profiles.find((p) => DEFAULT_BUDGETS[p] !== undefined) ?? settings.profiles.find((p) => p !== 'spec') ?? null;
+}
+
+/** Used characters against the metered profile's budget (or `skillRouter.listingBudget`). */
+export function listingBudget(skills: readonly SkillDoc[], settings: ServerSettings): IndexStatus['budget'] {
+  const profile = meteredProfile(settings);
+  const budget = settings.listingBudget ?? (profile ? (DEFAULT_BUDGETS[profile] ?? null) : null);
+  const [report] = listingBudgets(skills, { [profile ?? 'listing']: budget ?? Infinity });
+  return { profile, used: report.used, budget };
+}
+
+/** Every skill of `libraries` by listing cost, most expensive first, with the budget it counts against. */
+export function listingReport(
+  libraries: readonly { skills: readonly SkillDoc[]; uriOf(relPath: string): string }[],
+  settings: ServerSettings,
+): ListingResponse {
+  const all = libraries.flatMap((l) => l.skills);
+  const { profile, used, budget } = listingBudget(all, settings);
+  const client = CLIENT_PROFILES[profile && isProfileId(profile) ? profile : 'spec'];
+  const skills = libraries
+    .flatMap((l) => listingCosts(l.skills, client).map((c) => ({ uri: l.uriOf(c.path), skillId: c.id, name: c.name, chars: c.chars, listed: c.listed })))
+    .sort((a, b) => b.chars - a.chars || a.name.localeCompare(b.name));
+  return { profile, budget, used, skills };
+}
