@@ -21,7 +21,8 @@ import {
 } from '../core/eval/metrics';
 import { parseQueries, QueryFileError, type EvalQuery } from '../core/eval/queries';
 import { EXIT_FAILURE, EXIT_OK, readText, UsageError, type CliIo } from './io';
-import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, type EngineFlags, type LibraryDeps } from './options';
+import type { ListingClient } from '../core/profiles';
+import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from './options';
 
 export const EVAL_USAGE = `Usage: skill-router eval --library <dir|skills.jsonl> --queries <file.jsonl> [options]
 
@@ -57,6 +58,8 @@ interface EvalArgs extends EngineFlags {
   select: boolean;
   json: boolean;
   perQuery?: string;
+  /** A client's listing to rank over instead of the full text. */
+  view?: { client: ListingClient };
 }
 
 function parseEvalArgs(args: string[]): EvalArgs | 'help' {
@@ -68,6 +71,7 @@ function parseEvalArgs(args: string[]): EvalArgs | 'help' {
         allowPositionals: false,
         options: {
           ...ENGINE_OPTIONS,
+          ...VIEW_OPTIONS,
           library: { type: 'string' },
           queries: { type: 'string' },
           top: { type: 'string' },
@@ -93,6 +97,7 @@ function parseEvalArgs(args: string[]): EvalArgs | 'help' {
     select: !values['no-rerank'] && !values['no-set'],
     json: values.json ?? false,
     perQuery: values['per-query'],
+    view: routeView(values),
   };
 }
 
@@ -190,7 +195,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     let reranked = false;
     for (const [i, q] of queries.entries()) {
       const start = performance.now();
-      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, select: parsed.select, passages: false });
+      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, select: parsed.select, passages: false, view: parsed.view });
       const ms = performance.now() - start;
       times.push(ms);
       if ('model' in result.dense) dense = result.dense.model;
@@ -234,11 +239,11 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     };
     const outcome = { negatives, abstained: matchReported ? abstainedOn : null };
     if (parsed.json) {
-      io.stdout(JSON.stringify(evalJson(summary, { skills: stats.skills, top: parsed.top, dense, rerank: reranked, timing, ...outcome }), null, 2) + '\n');
+      io.stdout(JSON.stringify(evalJson(summary, { skills: stats.skills, top: parsed.top, dense, rerank: reranked, timing, ...outcome, ...(parsed.view ? { view: `listing:${parsed.view.client}` } : {}) }), null, 2) + '\n');
     } else {
       io.stdout(
         `${summary.n} queries, ${stats.skills} skills, top ${parsed.top}, ` +
-          `dense ${dense ?? 'off'}, rerank ${reranked ? 'on' : 'off'}\n\n`,
+          `dense ${dense ?? 'off'}, rerank ${reranked ? 'on' : 'off'}${parsed.view ? `, ranked over the ${parsed.view.client} listing` : ''}\n\n`,
       );
       if (summary.n) io.stdout(formatEvalTable(summary));
       if (negatives.n) {
@@ -275,6 +280,8 @@ interface EvalRunInfo {
   negatives: { n: number; passed: number; noSkill: { n: number; passed: number }; boundary: { n: number; passed: number } };
   /** Requests that need a skill but got "no skill fits"; null when the run reports no relevance. */
   abstained: number | null;
+  /** `listing:<client>` when ranked over a client's listing. */
+  view?: string;
 }
 
 /**
@@ -293,6 +300,7 @@ export function evalJson(summary: EvalSummary, info: EvalRunInfo): Record<string
     overall: roundSummary(summary.overall),
     byK: groups(summary.byK),
     byDirection: groups(summary.byDirection),
+    view: info.view ?? 'full',
     negatives: info.negatives,
     abstained: info.abstained,
     timing: info.timing,

@@ -13,7 +13,7 @@ import { runEval } from './eval';
 import { runHook } from './hook';
 import { runMcp } from './mcp';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, withProgressLine, type CliIo } from './io';
-import { engineOptions, LIBRARY_OPTIONS, type LibraryDeps } from './options';
+import { engineOptions, LIBRARY_OPTIONS, routeView, VIEW_OPTIONS, type LibraryDeps } from './options';
 
 export type { CliIo } from './io';
 
@@ -104,7 +104,7 @@ async function runRoute(args: string[], io: CliIo, deps: Deps): Promise<number> 
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...LIBRARY_OPTIONS, top: { type: 'string', short: 'k' }, 'no-rerank': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { ...LIBRARY_OPTIONS, ...VIEW_OPTIONS, top: { type: 'string', short: 'k' }, 'no-rerank': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     io.stdout('Usage: skill-router route "<request>" --library <dir> [--top 10] [--no-rerank] [--json]\n');
@@ -124,7 +124,7 @@ async function runRoute(args: string[], io: CliIo, deps: Deps): Promise<number> 
     }
     if (stats.denseDisabled && !values['no-model']) io.stderr(`note: ${stats.denseDisabled}; routing by words only\n`);
     if (stats.failed) io.stderr(`note: ${stats.failed} ${stats.failed === 1 ? 'entry was' : 'entries were'} left out (unreadable, too large, binary or a link loop); \`skill-router validate\` lists them\n`);
-    const result = await service.route(query, { k, rerank: !values['no-rerank'] });
+    const result = await service.route(query, { k, rerank: !values['no-rerank'], view: routeView(values) });
     io.stdout(values.json ? `${JSON.stringify(routeJson(result, service.root), null, 2)}\n` : formatRoute(result));
     return EXIT_OK;
   } finally {
@@ -140,6 +140,7 @@ export function routeJson(result: RouteResult, root: string) {
     dense: result.dense,
     ...(result.readAs ? { readAs: result.readAs } : {}),
     ...(result.match ? { match: result.match } : {}),
+    view: result.view ? `listing:${result.view.client}` : 'full',
     results: result.candidates.map((c) => ({
       rank: c.rank,
       id: c.skillId,
@@ -159,6 +160,7 @@ const fmt = (n: number | null) => (n === null ? '   -  ' : n.toFixed(3).padStart
 
 function formatRoute(result: RouteResult): string {
   const lines: string[] = [];
+  if (result.view) lines.push(`ranked over the listing ${result.view.label} shows the model (names and listed descriptions; no body)`, '');
   if (result.readAs) lines.push(`read as: ${result.readAs}`, '');
   if (!result.candidates.length) return `${lines.join('\n')}No skill matches this request.\n`;
   if (result.match === 'none') lines.push('No skill in this library fits this request (every relevance is below the floor); the closest are shown for context.', '');

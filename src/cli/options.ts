@@ -4,7 +4,7 @@
  * mapping from them to `openLibrary` options.
  */
 import * as path from 'node:path';
-import { isProfileId, PROFILES, type ProfileId } from '../core/profiles';
+import { isListingClient, isProfileId, LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../core/profiles';
 import type { SkillService } from '../core/service';
 import type { Device, OpenLibraryOptions } from '../node/library';
 import { stderrLogger, stderrProgress, UsageError, type CliIo } from './io';
@@ -27,6 +27,28 @@ export const ENGINE_OPTIONS = {
   quiet: { type: 'boolean' },
   verbose: { type: 'boolean' },
 } as const;
+
+/** What `route`, `eval` and `check` rank over: the full text, or a client's listing. */
+export const VIEW_OPTIONS = {
+  view: { type: 'string' },
+  client: { type: 'string' },
+} as const;
+
+/**
+ * The route view of `--view full|listing` and `--client <id>`: undefined for the full text (the
+ * default), else the listing of the client (default claude-code).
+ */
+export function routeView(flags: { view?: string; client?: string }): { client: ListingClient } | undefined {
+  const view = flags.view ?? 'full';
+  if (view !== 'full' && view !== 'listing') throw new UsageError(`unknown view "${view}"; use full or listing`);
+  if (view === 'full') {
+    if (flags.client !== undefined) throw new UsageError('--client names whose listing to rank over: use it with --view listing');
+    return undefined;
+  }
+  const client = flags.client ?? 'claude-code';
+  if (!isListingClient(client)) throw new UsageError(`unknown client "${client}"; use one of ${LISTING_CLIENTS.join(', ')}`);
+  return { client };
+}
 
 /** The engine flags with `--library` and `--json`, for `route`, `index` and `validate`. */
 export const LIBRARY_OPTIONS = {

@@ -161,3 +161,147 @@ export function listingBudgets(
     .sort()
     .map((client) => ({ client, budget: budgets[client], used, skills: skills.length, over: used > budgets[client] }));
 }
+
+/** Clients whose listing of a library can be simulated (`simulateListing`). */
+export type ListingClient = 'claude-code' | 'codex' | 'copilot' | 'cursor';
+export const LISTING_CLIENTS: readonly ListingClient[] = ['claude-code', 'codex', 'copilot', 'cursor'];
+
+export function isListingClient(value: string): value is ListingClient {
+  return (LISTING_CLIENTS as readonly string[]).includes(value);
+}
+
+/** How a client lists a library for the model (docs/listing.md cites where each rule comes from). */
+export interface ListingRule {
+  client: ListingClient;
+  label: string;
+  /** The profile whose per-entry rules apply (fields, cap, dropped descriptions). */
+  profile: ProfileId;
+  /** Characters of `name + listed text` over all skills; null: no published budget. */
+  budget: number | null;
+  /**
+   * What the client does over budget. `drop-descriptions`: whole descriptions go, names stay (Claude
+   * Code drops those of the skills you invoke least; offline there is no usage, so the simulation
+   * keeps descriptions in name order and drops the rest). `shorten-then-drop`: every description is
+   * cut to one common length (Codex hands characters out round-robin), and when even names do not
+   * fit, skills are left out from the end.
+   */
+  overflow: 'drop-descriptions' | 'shorten-then-drop' | null;
+  /** Front-matter keys (with the value) that leave a skill out of the listing the model chooses from. */
+  excludeWhen: readonly (readonly [string, unknown])[];
+}
+
+export const LISTING_RULES: Record<ListingClient, ListingRule> = {
+  'claude-code': { client: 'claude-code', label: 'Claude Code', profile: 'claude-code', budget: DEFAULT_BUDGETS['claude-code'], overflow: 'drop-descriptions', excludeWhen: [['disable-model-invocation', true]] },
+  codex: { client: 'codex', label: 'Codex', profile: 'codex', budget: DEFAULT_BUDGETS.codex, overflow: 'shorten-then-drop', excludeWhen: [] },
+  copilot: { client: 'copilot', label: 'GitHub Copilot', profile: 'copilot', budget: null, overflow: null, excludeWhen: [['disable-model-invocation', true]] },
+  cursor: { client: 'cursor', label: 'Cursor', profile: 'spec', budget: null, overflow: null, excludeWhen: [] },
+};
+
+/** One skill as a client lists it. */
+export interface ListedSkill {
+  id: string;
+  name: string;
+  /** The text listed after the name (description, and `when_to_use` for Claude Code); '' when dropped. */
+  text: string;
+  /** Characters of the full entry text, before any cut. */
+  fullChars: number;
+  /** The entry was cut (a per-entry cap, or Codex shortening it to fit the budget). */
+  cut: boolean;
+  /** The description was left out (over budget, or over the client's limit): the name alone is listed. */
+  descriptionDropped: boolean;
+  /** The skill is not listed at all (excluded from implicit use, or no room even for its name). */
+  omitted: boolean;
+  /** Why it is cut, dropped or omitted, in words; absent when listed whole. */
+  why?: string;
+}
+
+/** A library as one client lists it. */
+export interface ClientListing {
+  client: ListingClient;
+  label: string;
+  budget: number | null;
+  /** Characters of `name + text` the listing takes. */
+  used: number;
+  /** Characters the full listing would take. */
+  full: number;
+  entries: ListedSkill[];
+}
+
+/** What the simulation reads of a skill. */
+export interface ListableSkill {
+  id: string;
+  name: string;
+  frontMatter: Record<string, unknown>;
+  /** False when the client is told not to pick it itself (Codex `agents/openai.yaml` `policy.allow_implicit_invocation: false`). */
+  implicit?: boolean;
+}
+
+/** Overrides of a simulation: another budget (null: none), or every entry cut at `cutAt` characters. */
+export interface ListingOptions {
+  budget?: number | null;
+  cutAt?: number;
+}
+
+/**
+ * What a client lists of `skills`, by its rules (`LISTING_RULES`): each entry's cap, the skills it
+ * leaves out, and what it does over its budget (`opts` overrides the budget, or cuts every entry
+ * at a length, to ask "what if descriptions were cut to 90 characters").
+ */
+export function simulateListing(skills: readonly ListableSkill[], client: ListingClient, opts: ListingOptions = {}): ClientListing {
+  const rule = LISTING_RULES[client];
+  const profile = CLIENT_PROFILES[rule.profile];
+  const budget = opts.budget !== undefined ? opts.budget : rule.budget;
+  const order = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+  const entries = new Map<string, ListedSkill>();
+  for (const s of order) {
+    const excluded = rule.excludeWhen.find(([key, value]) => s.frontMatter[key] === value);
+    const entry = listingText(s.frontMatter, profile);
+    const base: ListedSkill = { id: s.id, name: s.name, text: entry.text, fullChars: entry.full, cut: entry.cut, descriptionDropped: entry.dropped, omitted: false };
+    if (entry.cut) base.why = `${rule.label} lists the first ${profile.listingCap} characters of ${profile.listingFields.join(' + ')}`;
+    if (opts.cutAt !== undefined && base.text.length > opts.cutAt) Object.assign(base, { text: base.text.slice(0, opts.cutAt), cut: true, why: `cut at ${opts.cutAt} characters` });
+    if (entry.dropped) base.why = `${rule.label} leaves out a description over ${profile.dropDescriptionOver} characters`;
+    if (excluded) Object.assign(base, { text: '', omitted: true, why: `${excluded[0]}: ${String(excluded[1])} keeps ${rule.label} from choosing it` });
+    else if (s.implicit === false) Object.assign(base, { text: '', omitted: true, why: `allow_implicit_invocation: false (agents/openai.yaml) keeps ${rule.label} from choosing it` });
+    entries.set(s.id, base);
+  }
+  const listed = () => order.map((s) => entries.get(s.id)!).filter((e) => !e.omitted);
+  const size = (xs: readonly ListedSkill[]) => xs.reduce((n, e) => n + e.name.length + e.text.length, 0);
+  const full = listed().reduce((n, e) => n + e.name.length + e.fullChars, 0);
+  if (budget !== null && size(listed()) > budget) {
+    const over = `the listing is over ${rule.label}'s budget of ${budget.toLocaleString('en-US')} characters`;
+    if (rule.overflow === 'drop-descriptions') {
+      // Descriptions kept in name order while they fit; the rest are names only.
+      let used = listed().reduce((n, e) => n + e.name.length, 0);
+      for (const e of listed()) {
+        if (used + e.text.length <= budget) used += e.text.length;
+        else if (e.text) Object.assign(e, { text: '', descriptionDropped: true, why: `${over}: Claude Code drops whole descriptions (of the skills invoked least; here, the last by name)` });
+      }
+    } else if (rule.overflow === 'shorten-then-drop') {
+      const names = listed().reduce((n, e) => n + e.name.length, 0);
+      const room = budget - names;
+      if (room > 0) {
+        // The longest common length L with sum(min(length, L)) <= room (water-filling).
+        const lengths = listed().map((e) => e.text.length).sort((a, b) => a - b);
+        let left = room;
+        let cap = 0;
+        for (let i = 0; i < lengths.length; i++) {
+          const share = Math.floor(left / (lengths.length - i));
+          if (lengths[i] <= share) left -= lengths[i];
+          else {
+            cap = share;
+            break;
+          }
+          cap = lengths[i];
+        }
+        for (const e of listed()) if (e.text.length > cap) Object.assign(e, { text: e.text.slice(0, cap), cut: true, descriptionDropped: cap === 0, why: `${over}: Codex shortens every description to ${cap} characters` });
+      } else {
+        let used = 0;
+        for (const e of listed()) {
+          if (used + e.name.length <= budget) Object.assign(e, { text: '', descriptionDropped: true, why: `${over}: Codex lists names only` }), (used += e.name.length);
+          else Object.assign(e, { text: '', omitted: true, why: `${over}: Codex leaves this skill out (no room even for its name)` });
+        }
+      }
+    }
+  }
+  return { client, label: rule.label, budget, used: size(listed()), full, entries: skills.map((s) => entries.get(s.id)!) };
+}

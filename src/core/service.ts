@@ -1,4 +1,5 @@
 /** Public shape of the routing engine: what the CLI, the language server and the panel call. */
+import type { ListingClient, ListingOptions } from './profiles';
 import type { CancelToken, ProgressSink, SkillDoc } from './types';
 
 export interface StageScores {
@@ -85,6 +86,8 @@ export interface RouteResult {
    * is only possibly relevant), `none` (no skill in this library fits: an agent should use none).
    */
   match?: 'strong' | 'weak' | 'none';
+  /** What was ranked: the full text (absent) or one client's listing. */
+  view?: { kind: 'listing'; client: ListingClient; label: string };
 }
 
 /** The compatible set of a routed request, and the partners set aside for a SKIP conflict. */
@@ -107,6 +110,11 @@ export interface RouteOptions {
   rerank?: boolean;
   /** Order the leading places as a compatible set and report it in `set` (default true). */
   select?: boolean;
+  /**
+   * Rank over what a client lists (name and listed description, nothing of the body) instead of
+   * the full text: a proxy for the agent's own choice (see route/listingView.ts).
+   */
+  view?: { client: ListingClient; listing?: ListingOptions };
   /** Find the best-matching passage of each result (default true; eval turns it off). */
   passages?: boolean;
   token?: CancelToken;

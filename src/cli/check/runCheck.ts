@@ -20,7 +20,7 @@ import { effectiveBudgets, listingBudgets } from '../../core/profiles';
 import type { SkillService } from '../../core/service';
 import type { Finding, SkillDoc, TextRange } from '../../core/types';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, plural, readText, UsageError, type CliIo } from '../io';
-import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, type EngineFlags, type LibraryDeps } from '../options';
+import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from '../options';
 import {
   DEFAULT_TOP,
   discoverConfig,
@@ -91,6 +91,7 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
           allowPositionals: false,
           options: {
             ...ENGINE_OPTIONS,
+            ...VIEW_OPTIONS,
             config: { type: 'string' },
             library: { type: 'string' },
             format: { type: 'string' },
@@ -196,10 +197,11 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       const touched = [...t.expect, ...t.notExpect].flatMap((ref) => resolveSkillRef(ref, refs));
       return touched.some((s) => changedIds!.has(s.id)) || (t.owner !== undefined && changedIds!.has(t.owner));
     });
+    const view = routeView(values);
     const outcomes: TestOutcome[] = [];
     for (const t of selected) {
       const topN = t.top ?? defaultTop;
-      const result = await service.route(t.query, { k: testDepth(topN), rerank: !values['no-rerank'] });
+      const result = await service.route(t.query, { k: testDepth(topN), rerank: !values['no-rerank'], view });
       outcomes.push(judgeTest(t, result.candidates.map((c) => c.skillId), refs, defaultTop, relevanceVerdict(result)));
     }
 

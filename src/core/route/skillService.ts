@@ -14,7 +14,7 @@ import { readSkills } from '../index/readSkills';
 import { runTimeSliced } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
-import type { ProfileId } from '../profiles';
+import { LISTING_RULES, simulateListing, type ClientListing, type ListingClient, type ListingOptions, type ProfileId } from '../profiles';
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
 import { analyse, type Segmenter } from '../text/analyse';
 import { contentHash } from '../text/hash';
@@ -24,7 +24,8 @@ import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex
 import { SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
-import { RoutingPipeline, type IndexedLibrary } from './pipeline';
+import { buildListingView } from './listingView';
+import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListReranker } from './rerank';
 import { FieldCache } from './rerankFeatures';
 import type { RelevanceModel } from './relevance';
@@ -92,6 +93,10 @@ export interface RoutingEngine extends LiveSkillService {
    * ids are left out.
    */
   judgeSet(ids: readonly string[]): SetJudgement;
+  /** The library as `client` lists it (core/profiles.ts `simulateListing`; `opts` for what-ifs). */
+  listing(client: ListingClient, opts?: ListingOptions): ClientListing;
+  /** The routing stages over `client`'s listing (built on first use, rebuilt when the skills change). */
+  listingPipeline(client: ListingClient, token?: CancelToken, opts?: ListingOptions): Promise<RoutingPipeline>;
 }
 
 class Entry {
@@ -158,6 +163,11 @@ class Engine implements RoutingEngine {
   private readonly embeddedHash = new Map<string, string>();
   /** Who names whom: the names of the current skills (see crossRefs.ts). */
   private names = new SkillNames([]);
+  /** What every pipeline (the full view's, the listings') is composed of. */
+  private readonly pipelineParts: PipelineParts;
+  /** Each client's listing and its routing stages, for the skill list they were made from. */
+  private readonly listings = new Map<string, { docs: readonly SkillDoc[]; listing: ClientListing }>();
+  private readonly views = new Map<string, { docs: readonly SkillDoc[]; pipeline: Promise<RoutingPipeline> }>();
 
   constructor(private readonly init: SkillServiceInit) {
     this.root = init.root;
@@ -197,7 +207,7 @@ class Engine implements RoutingEngine {
       mentions: (id) => entries.get(id)?.mentions ?? [],
     };
     const { reranker, fitted, relevance } = this.rerankStage();
-    this.pipeline = new RoutingPipeline(library, {
+    this.pipelineParts = {
       settings: this.settings,
       text: this.text,
       embedder: init.embedder ?? null,
@@ -206,7 +216,8 @@ class Engine implements RoutingEngine {
       set: { reranked: { ...DEFAULT_SET, ...fitted, ...init.set }, firstStage: { ...DEFAULT_SET, ...init.set } },
       relevance,
       log: this.log,
-    });
+    };
+    this.pipeline = new RoutingPipeline(library, this.pipelineParts);
   }
 
   /**
@@ -289,10 +300,44 @@ class Engine implements RoutingEngine {
     return this.compat.profiles;
   }
 
+  listing(client: ListingClient, opts: ListingOptions = {}): ClientListing {
+    const key = `${client}${JSON.stringify(opts)}`;
+    const hit = this.listings.get(key);
+    if (hit && hit.docs === this.sorted) return hit.listing;
+    const listing = simulateListing(this.sorted, client, opts);
+    this.listings.set(key, { docs: this.sorted, listing });
+    return listing;
+  }
+
+  listingPipeline(client: ListingClient, token?: CancelToken, opts: ListingOptions = {}): Promise<RoutingPipeline> {
+    const key = `${client}${JSON.stringify(opts)}`;
+    const hit = this.views.get(key);
+    if (hit && hit.docs === this.sorted) return hit.pipeline;
+    const docs = this.sorted;
+    const pipeline = buildListingView({
+      docs,
+      listing: this.listing(client, opts),
+      settings: this.settings,
+      text: this.text,
+      prior: this.prior,
+      vectorsOf: (id) => this.dense?.vectors(id),
+      embedder: this.init.embedder ?? null,
+      indexFactory: undefined,
+    }).then((library) => {
+      throwIfCancelled(token);
+      return new RoutingPipeline(library, this.pipelineParts);
+    });
+    // A failed or cancelled build is not kept: the next request builds again.
+    pipeline.catch(() => this.views.get(key)?.pipeline === pipeline && this.views.delete(key));
+    this.views.set(key, { docs, pipeline });
+    return pipeline;
+  }
+
   async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
     const t0 = performance.now();
-    const ranking = await this.pipeline.rank(query, { rerank: opts.rerank, select: opts.select, token: opts.token });
-    const explain = opts.passages === false ? null : this.pipeline.explainer(ranking);
+    const pipeline = opts.view ? await this.listingPipeline(opts.view.client, opts.token, opts.view.listing) : this.pipeline;
+    const ranking = await pipeline.rank(query, { rerank: opts.rerank, select: opts.select, token: opts.token });
+    const explain = opts.passages === false ? null : pipeline.explainer(ranking);
     const candidates = ranking.candidates.slice(0, opts.k ?? 10).map((c, i) => {
       const doc = this.entries.get(c.id)!.doc;
       return {
@@ -318,6 +363,7 @@ class Engine implements RoutingEngine {
     const result: RouteResult = { query, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
     if (ranking.reranker) result.reranker = ranking.reranker;
     if (ranking.match) result.match = ranking.match;
+    if (opts.view) result.view = { kind: 'listing', client: opts.view.client, label: LISTING_RULES[opts.view.client].label };
     if (ranking.request.readAs) result.readAs = ranking.request.readAs;
     if (ranking.set && candidates.length) {
       const size = Math.min(ranking.set.size, candidates.length);

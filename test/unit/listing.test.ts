@@ -1,0 +1,73 @@
+import { strict as assert } from 'node:assert';
+import { simulateListing, type ListableSkill } from '../../src/core/profiles';
+import { createSkillService } from '../../src/core/route/skillService';
+import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+
+const s = (name: string, description: string, extra: Record<string, unknown> = {}): ListableSkill => ({ id: `lib/${name}`, name, frontMatter: { name, description, ...extra } });
+
+describe('client listings (core/profiles simulateListing)', () => {
+  it('Claude Code lists description + when_to_use capped at 1,536 and leaves out skills it may not invoke', () => {
+    const l = simulateListing([s('a', 'x'.repeat(1500), { when_to_use: 'y'.repeat(100) }), s('b', 'short'), s('c', 'hidden', { 'disable-model-invocation': true })], 'claude-code', { budget: null });
+    const [a, b, c] = l.entries;
+    assert.equal(a.text.length, 1536);
+    assert.ok(a.cut && !a.descriptionDropped && /1536 characters/.test(a.why ?? ''));
+    assert.equal(b.text, 'short');
+    assert.ok(c.omitted && c.text === '' && /disable-model-invocation/.test(c.why ?? ''));
+    assert.equal(l.used, 1 + 1536 + 1 + 5);
+  });
+
+  it('Claude Code over its budget drops whole descriptions, keeping names, in name order', () => {
+    const l = simulateListing([s('zeta', 'z'.repeat(50)), s('alpha', 'a'.repeat(50)), s('mid', 'm'.repeat(50))], 'claude-code', { budget: 120 });
+    const by = Object.fromEntries(l.entries.map((e) => [e.name, e]));
+    assert.equal(by.alpha.text.length, 50);
+    assert.equal(by.mid.text.length, 50);
+    assert.ok(by.zeta.descriptionDropped && by.zeta.text === '' && !by.zeta.omitted, 'the last by name loses its description');
+    assert.ok(l.used <= 120 && l.full > 120);
+  });
+
+  it('Codex over its budget shortens every description to one length, then lists names only, then leaves skills out', () => {
+    const skills = [s('a', 'a'.repeat(10)), s('b', 'b'.repeat(100)), s('c', 'c'.repeat(200))];
+    const l = simulateListing(skills, 'codex', { budget: 3 + 150 });
+    const [a, b, c] = l.entries;
+    assert.equal(a.text.length, 10, 'a short description fits whole');
+    assert.equal(b.text.length, 70);
+    assert.equal(c.text.length, 70, 'the rest share what is left equally');
+    assert.ok(b.cut && c.cut && /Codex shortens every description to 70/.test(c.why ?? ''));
+    assert.ok(l.used <= 153);
+    const names = simulateListing(skills, 'codex', { budget: 2 });
+    assert.deepEqual(names.entries.map((e) => [e.omitted, e.text]), [[false, ''], [false, ''], [true, '']], 'no room for descriptions: names while they fit');
+  });
+
+  it('Copilot and Cursor publish no budget: everything is listed; cutAt asks what a shorter description would do', () => {
+    const skills = [s('a', 'x'.repeat(5000))];
+    assert.equal(simulateListing(skills, 'cursor').entries[0].text.length, 5000);
+    assert.equal(simulateListing(skills, 'copilot').budget, null);
+    const cut = simulateListing([s('a', 'Build Blazor components with forms and validation for .NET apps, and much more after that.')], 'cursor', { cutAt: 20 });
+    assert.equal(cut.entries[0].text, 'Build Blazor compone');
+    assert.ok(cut.entries[0].cut);
+  });
+});
+
+describe('routing over a listing (route view)', () => {
+  it('ranks what the client lists: a skill found by its body falls when only its name and description are seen', async () => {
+    const files = new Map([
+      ['forms/SKILL.md', skill('forms', 'Builds .NET user interfaces.', '## Blazor components\nParameters, event callbacks and form validation for Blazor components.')],
+      ['blazor-intro/SKILL.md', skill('blazor-intro', 'Explains what Blazor components are, for newcomers to Blazor.')],
+      ['ci/SKILL.md', skill('ci', 'Configures CI pipelines.')],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
+    await svc.index();
+    const q = 'Blazor component parameters event callbacks form validation';
+    const full = await svc.route(q, { k: 3, passages: false });
+    const listed = await svc.route(q, { k: 3, passages: false, view: { client: 'claude-code' } });
+    assert.equal(full.candidates[0].skillId, 'forms', 'the body answers in the full text');
+    assert.equal(listed.candidates[0].skillId, 'blazor-intro', 'the listing has only names and descriptions');
+    assert.deepEqual(listed.view, { kind: 'listing', client: 'claude-code', label: 'Claude Code' });
+    assert.equal(full.view, undefined);
+    // The view follows the library: the same pipeline until the skills change.
+    assert.equal(await svc.listingPipeline('claude-code'), await svc.listingPipeline('claude-code'));
+    await svc.updateFile({ id: 'ci', path: 'ci/SKILL.md', folderName: 'ci' }, null);
+    const after = await svc.route(q, { k: 5, passages: false, view: { client: 'claude-code' } });
+    assert.ok(!after.candidates.some((c) => c.skillId === 'ci'), 'a removed skill leaves the listing too');
+  });
+});
