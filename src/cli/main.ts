@@ -140,6 +140,7 @@ export function routeJson(result: RouteResult, root: string) {
     dense: result.dense,
     ...(result.readAs ? { readAs: result.readAs } : {}),
     ...(result.match ? { match: result.match } : {}),
+    ...(result.readChars !== undefined ? { readChars: result.readChars } : {}),
     view: result.view ? `listing:${result.view.client}` : 'full',
     results: result.candidates.map((c) => ({
       rank: c.rank,

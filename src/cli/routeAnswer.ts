@@ -8,13 +8,7 @@ import * as path from 'node:path';
 import type { SkipReason } from '../core/analysis/types';
 import type { RouteCandidate, RouteResult } from '../core/service';
 
-/** Characters of a request the tools accept; a longer one is refused (MCP) or cut (hook). */
-export const MAX_REQUEST_CHARS = 16_384;
-/**
- * Words of a request that are routed. The paper caps queries at 512 tokens; 2,000 words keeps a
- * long task description whole while a pasted log or file does not drown its first lines.
- */
-export const MAX_REQUEST_WORDS = 2_000;
+export { capRequest, MAX_REQUEST_CHARS, MAX_REQUEST_WORDS } from '../core/route/request';
 
 /** How well the library answers a request (`RouteResult.match`; absent means `strong`). */
 export type Match = 'strong' | 'weak' | 'none';
@@ -76,37 +70,6 @@ export interface ShapeOptions {
   /** Whether the request was cut by `capRequest`. */
   truncated?: boolean;
   listing?: ListingOf;
-}
-
-/**
- * A request trimmed to what is routed: control characters become spaces, then the first
- * `MAX_REQUEST_CHARS` characters and `MAX_REQUEST_WORDS` words are kept.
- */
-export function capRequest(raw: string): { text: string; truncated: boolean } {
-  // eslint-disable-next-line no-control-regex
-  let text = raw.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');
-  let truncated = false;
-  if (text.length > MAX_REQUEST_CHARS) {
-    let end = MAX_REQUEST_CHARS;
-    // Do not leave half a surrogate pair at the cut.
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end--;
-    text = text.slice(0, end);
-    truncated = true;
-  }
-  const words = /\S+/g;
-  let n = 0;
-  for (let m = words.exec(text); m; m = words.exec(text)) {
-    if (++n === MAX_REQUEST_WORDS) {
-      const end = m.index + m[0].length;
-      if (/\S/.test(text.slice(end))) {
-        text = text.slice(0, end);
-        truncated = true;
-      }
-      break;
-    }
-  }
-  return { text: text.trim(), truncated };
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;

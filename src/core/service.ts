@@ -86,6 +86,12 @@ export interface RouteResult {
    * is only possibly relevant), `none` (no skill in this library fits: an agent should use none).
    */
   match?: 'strong' | 'weak' | 'none';
+  /**
+   * Characters of the request that were routed, when it was longer than the engine reads
+   * (`MAX_REQUEST_CHARS`, `MAX_REQUEST_WORDS` in route/request.ts: a pasted log of megabytes is
+   * routed by its first 16 KB); absent otherwise.
+   */
+  readChars?: number;
   /** What was ranked: the full text (absent) or one client's listing. */
   view?: { kind: 'listing'; client: ListingClient; label: string };
 }

@@ -22,6 +22,19 @@ import {
 } from '../core/types';
 import { ModelLoadError, type ModelLoadOptions } from './modelFolder';
 
+/**
+ * The worker's limits. onnxruntime-node's session creation takes stack in proportion to the
+ * process's command line (seen with 1.30 on Linux): a request of 16,000 characters passed to
+ * `skill-router route` crashed the worker (a segmentation fault) at Node's default worker stack,
+ * 60,000 characters needed 64 MB and the longest argument Linux passes (128 KB) 128 MB. So with a
+ * long command line the worker gets a stack to match; otherwise Node's default.
+ */
+export function workerLimits(argv: readonly string[] = [...process.execArgv, ...process.argv]): { stackSizeMb: number } | undefined {
+  const bytes = argv.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
+  if (bytes < 8_000) return undefined;
+  return { stackSizeMb: Math.min(512, 16 + Math.ceil(bytes / 1024) * 2) };
+}
+
 /** File name of the worker bundle (esbuild.mjs writes it, .vscodeignore ships it). */
 export const EMBED_WORKER_FILE = 'embedWorker.js';
 
@@ -139,7 +152,7 @@ export class WorkerEmbedder implements Embedder {
     const file = embedWorkerFile();
     if (!file) throw new Error(`${EMBED_WORKER_FILE} is missing next to ${__filename}; rebuild with \`node esbuild.mjs\``);
     const data: EmbedWorkerData = { folder, options };
-    const embedder = new WorkerEmbedder(new Worker(file, { workerData: data }), folder, logger);
+    const embedder = new WorkerEmbedder(new Worker(file, { workerData: data, resourceLimits: workerLimits() }), folder, logger);
     try {
       embedder.info_ = await new Promise<EmbedderInfo>((resolve, reject) => (embedder.loaded = { resolve, reject }));
     } catch (err) {

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { MAX_REQUEST_CHARS } from '../../src/core/route/request';
 import { topN } from '../../src/core/route/retrieve';
 import { createSkillService } from '../../src/core/route/skillService';
 import { prng } from '../../src/core/route/rerankTraining';
@@ -174,6 +175,21 @@ describe('one ranking per request', () => {
     assert.deepEqual(tail, [...tail].sort((a, b) => b - a), 'past the head, the fused order');
     const noRerank = await svc.route('parse PDF invoices', { k: 30, passages: false, rerank: false });
     assert.deepEqual(new Set(noRerank.candidates.slice(0, 8).map((c) => c.skillId)), new Set(deep.candidates.slice(0, 8).map((c) => c.skillId)), 'the reranked head is the fused head, reordered');
+  });
+});
+
+describe('long requests', () => {
+  it('routes a pasted 2 MB log by its first 16 KB and says so', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
+    await svc.index();
+    const log = `extract the tables from this scanned PDF invoice\n${'2024-05-01 12:00:03 ERROR pool timeout at worker 17\n'.repeat(40_000)}`;
+    assert.ok(log.length > 2_000_000);
+    const r = await svc.route(log, { k: 3, passages: false });
+    assert.equal(r.candidates[0].skillId, 'pdf-extract', 'the request up front still routes');
+    assert.ok(r.readChars !== undefined && r.readChars <= MAX_REQUEST_CHARS, `read ${r.readChars}`);
+    assert.equal(r.query, log, 'the result keeps the request as sent');
+    const short = await svc.route('extract pdf tables', { k: 1, passages: false });
+    assert.equal(short.readChars, undefined);
   });
 });
 

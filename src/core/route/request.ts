@@ -11,6 +11,48 @@ import type { Association, Familiarity } from '../text/translator';
 import { encoderText, type TextContext } from './skillText';
 import type { FirstStageSettings } from './settings';
 
+/**
+ * Characters of a request that are routed (the MCP tool refuses a longer one, the hook and the
+ * engine cut it): the longest labelled request here is 5,109 characters, and a pasted 2 MB log
+ * is routed by its first 16 KB in milliseconds, not seconds.
+ */
+export const MAX_REQUEST_CHARS = 16_384;
+/**
+ * Words of a request that are routed. The paper caps queries at 512 tokens; 2,000 words keeps a
+ * long task description whole while a pasted log or file does not drown its first lines.
+ */
+export const MAX_REQUEST_WORDS = 2_000;
+
+/**
+ * A request trimmed to what is routed: control characters become spaces, then the first
+ * `MAX_REQUEST_CHARS` characters and `MAX_REQUEST_WORDS` words are kept.
+ */
+export function capRequest(raw: string): { text: string; truncated: boolean } {
+  let text = raw.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');
+  let truncated = false;
+  if (text.length > MAX_REQUEST_CHARS) {
+    let end = MAX_REQUEST_CHARS;
+    // Do not leave half a surrogate pair at the cut.
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end--;
+    text = text.slice(0, end);
+    truncated = true;
+  }
+  const words = /\S+/g;
+  let n = 0;
+  for (let m = words.exec(text); m; m = words.exec(text)) {
+    if (++n === MAX_REQUEST_WORDS) {
+      const end = m.index + m[0].length;
+      if (/\S/.test(text.slice(end))) {
+        text = text.slice(0, end);
+        truncated = true;
+      }
+      break;
+    }
+  }
+  return { text: text.trim(), truncated };
+}
+
 /** A request analysed once, read by every stage after it. */
 export interface AnalysedRequest {
   query: string;

@@ -30,6 +30,7 @@ import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListRera
 import { FieldCache } from './rerankFeatures';
 import type { RelevanceModel } from './relevance';
 import { DEFAULT_SET, type SetOptions } from './setSelection';
+import { capRequest } from './request';
 import { DEFAULT_ROUTING, type RoutingSettings } from './settings';
 import { nameKeys, ownBody, referenceKeys, SkillNames } from './crossRefs';
 import { descriptionRows, embedTexts, lexicalFields, type TextContext } from './skillText';
@@ -333,8 +334,11 @@ class Engine implements RoutingEngine {
     return pipeline;
   }
 
-  async route(query: string, opts: RouteOptions = {}): Promise<RouteResult> {
+  async route(full: string, opts: RouteOptions = {}): Promise<RouteResult> {
     const t0 = performance.now();
+    // A request is read up to MAX_REQUEST_CHARS characters and MAX_REQUEST_WORDS words.
+    const capped = capRequest(full);
+    const query = capped.truncated ? capped.text : full;
     const pipeline = opts.view ? await this.listingPipeline(opts.view.client, opts.token, opts.view.listing) : this.pipeline;
     const ranking = await pipeline.rank(query, { rerank: opts.rerank, select: opts.select, token: opts.token });
     const explain = opts.passages === false ? null : pipeline.explainer(ranking);
@@ -360,7 +364,8 @@ class Engine implements RoutingEngine {
         ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && c.relevance >= ranking.floor } : {}),
       };
     });
-    const result: RouteResult = { query, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
+    const result: RouteResult = { query: full, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
+    if (query.length < full.length) result.readChars = query.length;
     if (ranking.reranker) result.reranker = ranking.reranker;
     if (ranking.match) result.match = ranking.match;
     if (opts.view) result.view = { kind: 'listing', client: opts.view.client, label: LISTING_RULES[opts.view.client].label };
