@@ -19,6 +19,7 @@ function list(rows: Partial<Record<(typeof POINT_FEATURES)[number], number>>[]):
     termWeights: [1],
     requestFacets: {},
     facets: rows.map(() => ({})),
+    libraryCoverage: 1,
   };
 }
 

@@ -200,6 +200,7 @@ export class RoutingPipeline {
       doc: (id) => lib.doc(id)!,
       passages: (id) => lib.passages(id),
       mentions: (id) => lib.mentions(id),
+      libraryHas: (term) => lib.lexical.df(term) > 0,
     });
   }
 

@@ -7,7 +7,7 @@
  * API" got a .NET skill at 1.000). Relevance adds what does carry across requests: how much of the
  * request the best candidate's own text covers (IDF-weighted), its best passage, its dense cosine,
  * whether the request names it or names another language or platform, how peaked the reranker's
- * distribution is. (Not the request's length: pseudo-requests joining two skills are longer than
+ * distribution is, and how much of the request the library's words hold at all. (Not the request's length: pseudo-requests joining two skills are longer than
  * the single-skill negatives, and the model learnt that long means relevant, which real short
  * requests then paid for.) A logistic model over
  *
@@ -33,6 +33,7 @@ export const RELEVANCE_FEATURES = [
   'bestFacetClash',
   'bestFacetAgree',
   'bestTfidf',
+  'libraryCoverage',
 ] as const;
 
 export type RelevanceFeature = (typeof RELEVANCE_FEATURES)[number];
@@ -71,6 +72,7 @@ export function relevanceRows(features: ListFeatures, probs: readonly number[]):
     bestFacetClash: x[POINT.facetClash],
     bestFacetAgree: x[POINT.facetAgree],
     bestTfidf: x[POINT.tfidfCosine],
+    libraryCoverage: features.libraryCoverage,
   };
   const floor = 1e-12;
   return probs.map((p) => {

@@ -115,6 +115,8 @@ export interface RerankRequest {
   passages(id: string): readonly Passage[];
   /** Keys of the other skills of the library a skill's body names (crossRefs.ts); none when absent. */
   mentions?(id: string): readonly string[];
+  /** Whether any skill of the library holds an analysed term (for `libraryCoverage`). */
+  libraryHas?(term: string): boolean;
 }
 
 export const POINT_FEATURES = [
@@ -186,6 +188,11 @@ export interface ListFeatures {
   requestFacets: Facets;
   /** Facets of each candidate. */
   facets: Facets[];
+  /**
+   * Share of the request's term weight that some skill of the library holds at all: a request in
+   * words the library never uses is one no skill of it fits (1 when the library cannot be asked).
+   */
+  libraryCoverage: number;
 }
 
 const log2 = (x: number) => Math.log(x) / Math.LN2;
@@ -287,7 +294,12 @@ export function listFeatures(req: RerankRequest): ListFeatures {
       pairs[j][i] = pair;
     }
   }
-  return { ids, point, pairs, covers, termWeights, requestFacets: request.facets, facets: profileList.map((p) => p.facets) };
+  let libraryCoverage = 1;
+  if (req.libraryHas) {
+    libraryCoverage = 0;
+    for (const [t, i] of qIndex) if (req.libraryHas(t)) libraryCoverage += termWeights[i];
+  }
+  return { ids, point, pairs, covers, termWeights, requestFacets: request.facets, facets: profileList.map((p) => p.facets), libraryCoverage };
 }
 
 /**
