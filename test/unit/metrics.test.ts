@@ -415,7 +415,7 @@ describe('runEval with a fake library', () => {
     const code = await runEval(['--library', 'lib', '--queries', 'q.jsonl', '--json', '--quiet', '--per-query', 'pq.jsonl'], cli, deps);
     assert.equal(code, 0, out.stderr);
     const report = JSON.parse(out.stdout);
-    assert.deepEqual(Object.keys(report), ['n', 'skills', 'top', 'dense', 'rerank', 'overall', 'byK', 'byDirection', 'negatives', 'abstained', 'timing']);
+    assert.deepEqual(Object.keys(report), ['n', 'skills', 'top', 'dense', 'rerank', 'overall', 'byK', 'byDirection', 'view', 'negatives', 'abstained', 'timing']);
     assert.equal(report.n, 3);
     assert.equal(report.top, 20);
     assert.equal(report.dense, null);
