@@ -35,6 +35,10 @@ Options:
   --top <n>            candidates ranked per query (default 20)
   --no-rerank          skip the reranking stage (and set selection)
   --no-set             rerank, but keep the reranker's order (no set selection)
+  --only <part>        rank by one part of the first stage alone: words (BM25F) or dense (the
+                       encoder), no rerank; for ablations
+  --view <v>           full (default) or listing: rank over what a client lists
+  --client <id>        with --view listing: claude-code (default), codex, copilot or cursor
   --model <dir>        embedding model folder (default: the built-in model)
   --no-model           lexical retrieval only
   --no-bridge          no Chinese-English bridge (CC-CEDICT) between requests and skills
@@ -60,6 +64,8 @@ interface EvalArgs extends EngineFlags {
   perQuery?: string;
   /** A client's listing to rank over instead of the full text. */
   view?: { client: ListingClient };
+  /** One part of the first stage alone. */
+  only?: 'words' | 'dense';
 }
 
 function parseEvalArgs(args: string[]): EvalArgs | 'help' {
@@ -77,6 +83,7 @@ function parseEvalArgs(args: string[]): EvalArgs | 'help' {
           top: { type: 'string' },
           'no-rerank': { type: 'boolean' },
           'no-set': { type: 'boolean' },
+          only: { type: 'string' },
           json: { type: 'boolean' },
           'per-query': { type: 'string' },
           help: { type: 'boolean', short: 'h' },
@@ -98,7 +105,15 @@ function parseEvalArgs(args: string[]): EvalArgs | 'help' {
     json: values.json ?? false,
     perQuery: values['per-query'],
     view: routeView(values),
+    only: onlyPart(values.only),
   };
+}
+
+/** `--only words|dense`: one part of the first stage alone (an ablation). */
+function onlyPart(value: string | undefined): 'words' | 'dense' | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'words' && value !== 'dense') throw new UsageError(`--only takes words or dense, not "${value}"`);
+  return value;
 }
 
 const round = (x: number, digits: number): number => {
@@ -195,7 +210,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     let reranked = false;
     for (const [i, q] of queries.entries()) {
       const start = performance.now();
-      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, select: parsed.select, passages: false, view: parsed.view });
+      const result = await service.route(q.query, { k: parsed.top, rerank: parsed.rerank, select: parsed.select, passages: false, view: parsed.view, only: parsed.only });
       const ms = performance.now() - start;
       times.push(ms);
       if ('model' in result.dense) dense = result.dense.model;

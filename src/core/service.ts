@@ -121,6 +121,8 @@ export interface RouteOptions {
    * the full text: a proxy for the agent's own choice (see route/listingView.ts).
    */
   view?: { client: ListingClient; listing?: ListingOptions };
+  /** One part of the first stage alone (`words` or `dense`), for ablations; no rerank then. */
+  only?: 'words' | 'dense';
   /** Find the best-matching passage of each result (default true; eval turns it off). */
   passages?: boolean;
   token?: CancelToken;

@@ -178,6 +178,21 @@ describe('one ranking per request', () => {
   });
 });
 
+describe('one part of the first stage alone (eval --only)', () => {
+  it('ranks by words or by the encoder alone, with no rerank', async () => {
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });
+    await svc.index();
+    const words = await svc.route('pull the tables out of a scanned PDF invoice', { k: 3, passages: false, only: 'words' });
+    assert.ok(words.candidates.length && words.candidates.every((c) => c.scores.dense === null && c.scores.rerank === null && c.scores.lexicalWeight === 1));
+    assert.equal(words.candidates[0].skillId, 'pdf-extract');
+    const dense = await svc.route('pull the tables out of a scanned PDF invoice', { k: 3, passages: false, only: 'dense' });
+    assert.ok(dense.candidates.every((c) => c.scores.dense !== null && c.scores.rerank === null && c.scores.lexical === 0 && c.scores.lexicalWeight === 0));
+    const cos = dense.candidates.map((c) => c.scores.dense!);
+    assert.deepEqual(cos, [...cos].sort((a, b) => b - a), 'the encoder alone decides the order');
+    assert.equal(dense.set, undefined);
+  });
+});
+
 describe('long requests', () => {
   it('routes a pasted 2 MB log by its first 16 KB and says so', async () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: new FakeEmbedder() });

@@ -94,6 +94,11 @@ export interface Ranking {
 }
 
 export interface RankOptions {
+  /**
+   * One part of the first stage alone, for ablations: `words` (BM25F, no dense scores) or `dense`
+   * (the encoder's scores, no words). Implies no rerank and no set selection.
+   */
+  only?: 'words' | 'dense';
   /** Rerank the head of the pool (default true). */
   rerank?: boolean;
   /** Order the leading places as a compatible set (default: as `rerank`). */
@@ -164,7 +169,7 @@ export class RoutingPipeline {
   }
 
   /** Stage 1: analyse, embed and retrieve the fused pool of one request. */
-  async retrieve(query: string, token?: CancelToken): Promise<{ pool: Pool; vector: RequestVector; timings: Omit<RouteTimings, 'rerankMs' | 'totalMs'> }> {
+  async retrieve(query: string, token?: CancelToken, only?: RankOptions['only']): Promise<{ pool: Pool; vector: RequestVector; timings: Omit<RouteTimings, 'rerankMs' | 'totalMs'> }> {
     const s = this.parts.settings;
     let t = performance.now();
     const request = this.analyse(query);
@@ -173,15 +178,16 @@ export class RoutingPipeline {
     const embedding = this.embed(request, token);
     // Settled at once so that a throw below does not leave a cancellation's rejection unhandled.
     embedding.catch(() => undefined);
-    const lexical = this.firstStage.lexicalScores(request, s);
+    const lexical = only === 'dense' ? new Map<string, number>() : this.firstStage.lexicalScores(request, s);
     const lexicalMs = performance.now() - t;
     const vector = await embedding;
     t = performance.now();
-    const dense = vector.vector ? this.firstStage.denseHits(vector.vector, s) : null;
+    const dense = vector.vector && only !== 'words' ? this.firstStage.denseHits(vector.vector, s) : null;
     const denseMs = performance.now() - t;
     throwIfCancelled(token);
     t = performance.now();
-    const pool = fusePool(request, lexical, dense, s);
+    // With the dense part alone, its scores decide the fused order.
+    const pool = fusePool(request, lexical, dense, only === 'dense' ? { ...s, lexicalWeight: 0, lexicalWeightCjk: 0 } : s);
     return { pool, vector, timings: { embedMs: vector.ms, denseMs, lexicalMs, fuseMs: performance.now() - t } };
   }
 
@@ -225,9 +231,9 @@ export class RoutingPipeline {
   /** Every stage for one request, once. */
   async rank(query: string, opts: RankOptions = {}): Promise<Ranking> {
     const t0 = performance.now();
-    const doRerank = opts.rerank ?? true;
-    const doSelect = opts.select ?? doRerank;
-    const { pool, vector, timings } = await this.retrieve(query, opts.token);
+    const doRerank = !opts.only && (opts.rerank ?? true);
+    const doSelect = !opts.only && (opts.select ?? doRerank);
+    const { pool, vector, timings } = await this.retrieve(query, opts.token, opts.only);
     const t = performance.now();
     const head = this.head(pool);
     let scores: number[] | null = null;

@@ -340,7 +340,7 @@ class Engine implements RoutingEngine {
     const capped = capRequest(full);
     const query = capped.truncated ? capped.text : full;
     const pipeline = opts.view ? await this.listingPipeline(opts.view.client, opts.token, opts.view.listing) : this.pipeline;
-    const ranking = await pipeline.rank(query, { rerank: opts.rerank, select: opts.select, token: opts.token });
+    const ranking = await pipeline.rank(query, { rerank: opts.rerank, select: opts.select, only: opts.only, token: opts.token });
     const explain = opts.passages === false ? null : pipeline.explainer(ranking);
     const candidates = ranking.candidates.slice(0, opts.k ?? 10).map((c, i) => {
       const doc = this.entries.get(c.id)!.doc;
