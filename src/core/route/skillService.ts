@@ -24,6 +24,7 @@ import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex
 import { SILENT_LOGGER, throwIfCancelled } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
+import { SkillVectors } from './skillVectors';
 import { buildListingView } from './listingView';
 import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListReranker } from './rerank';
@@ -33,13 +34,9 @@ import { DEFAULT_SET, type SetOptions } from './setSelection';
 import { capRequest } from './request';
 import { DEFAULT_ROUTING, type RoutingSettings } from './settings';
 import { nameKeys, ownBody, referenceKeys, SkillNames } from './crossRefs';
-import { descriptionRows, embedTexts, lexicalFields, type TextContext } from './skillText';
+import { lexicalFields, type TextContext } from './skillText';
 
-/**
- * Bump when what gets embedded per skill changes, so cached vectors are not reused.
- * 2: URLs dropped from embedded text; Chinese skills get a bridged-English row.
- */
-export const EMBED_LAYOUT_VERSION = 2;
+export { EMBED_LAYOUT_VERSION } from './skillVectors';
 
 export interface SkillServiceInit {
   /** Shown in results and messages (a folder path or a `.jsonl` library). */
@@ -133,8 +130,6 @@ class Entry {
   }
 }
 
-// Large chunks let the embedder sort texts by length across skills, so batches pad little.
-const EMBED_BATCH = 256;
 
 /** Creates the engine over injected capabilities. */
 export function createSkillService(init: SkillServiceInit): RoutingEngine {
@@ -161,7 +156,8 @@ class Engine implements RoutingEngine {
   /** Analysed profile texts of the last profile build (analyse output is never mutated). */
   private profileTerms = new Map<string, string[]>();
   private readonly fieldCache: FieldCache;
-  private readonly embeddedHash = new Map<string, string>();
+  /** The skills' vectors (null without an embedder). */
+  private readonly vectors: SkillVectors | null = null;
   /** Who names whom: the names of the current skills (see crossRefs.ts). */
   private names = new SkillNames([]);
   /** What every pipeline (the full view's, the listings') is composed of. */
@@ -186,6 +182,18 @@ class Engine implements RoutingEngine {
     if (init.embedder) {
       const dims = init.embedder.info.dims;
       this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex(), this.settings.bodyRowPenalty);
+      this.vectors = new SkillVectors({
+        embedder: init.embedder,
+        store: this.dense,
+        cache: init.cache,
+        text: this.text,
+        bodyPassages: this.settings.bodyPassages,
+        passagesOf: (doc) => {
+          const entry = this.entries.get(doc.id);
+          return entry?.doc.hash === doc.hash ? entry.passages : splitPassages(doc.body);
+        },
+        log: this.log,
+      });
     }
     this.fieldCache = new FieldCache(
       (text) => analyse(text, { segmenter: init.segmenter }),
@@ -395,7 +403,7 @@ class Engine implements RoutingEngine {
     }
     // The encoder runs off this thread (the node host puts it in a worker): the lexical analysis
     // runs on this one meanwhile, in slices, so both cores work on a cold index.
-    const embedding = this.embedMissing(docs, opts);
+    const embedding = this.vectors ? this.vectors.embedMissing(docs, opts) : Promise.resolve({ cached: 0, embedded: 0 });
     // Settled at once so a failed analysis does not leave the embedding's rejection unhandled.
     embedding.catch(() => undefined);
     await this.upsertLexicalInSlices(changed, token);
@@ -404,15 +412,14 @@ class Engine implements RoutingEngine {
       if (!seen.has(id)) {
         this.entries.delete(id);
         this.lexical.remove(id);
-        this.dense?.remove(id);
-        this.embeddedHash.delete(id);
+        this.vectors?.remove(id);
       }
     }
     this.failed = failed;
     this.resort();
     await this.flushAnalyses();
     await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
-    await this.finishDense(opts);
+    await this.vectors?.finish(this.sorted, opts.progress);
     const stats: IndexStats = {
       skills: this.entries.size,
       cached,
@@ -464,7 +471,8 @@ class Engine implements RoutingEngine {
       if (at >= 0) this.sorted[at] = doc;
       else this.resort();
     }
-    await this.embedOne(doc.id, opts.token);
+    const entry = this.entries.get(doc.id);
+    if (this.vectors && entry) await this.vectors.embedOne(entry.doc, () => this.entries.get(entry.doc.id) === entry, opts.token);
     return this.entries.get(doc.id)?.doc ?? null;
   }
 
@@ -476,9 +484,7 @@ class Engine implements RoutingEngine {
 
   async flushCache(): Promise<void> {
     await this.flushAnalyses();
-    const cache = this.init.cache;
-    if (!cache) return;
-    await cache.flush(new Set([...this.entries.values()].map((e) => this.cacheKey(e.doc))));
+    await this.vectors?.flush(this.sorted);
   }
 
   private removeEntry(id: string): void {
@@ -486,8 +492,7 @@ class Engine implements RoutingEngine {
     if (!entry) return;
     this.entries.delete(id);
     this.lexical.remove(id);
-    this.dense?.remove(id);
-    this.embeddedHash.delete(id);
+    this.vectors?.remove(id);
     this.names.remove(entry.doc);
     this.refreshMentions(id);
     this.resort();
@@ -500,25 +505,6 @@ class Engine implements RoutingEngine {
   private refreshMentions(except: string): void {
     const stale = [...this.entries.values()].filter((e) => e.doc.id !== except && e.refKeys.size && !sameList(e.mentions, this.names.mentions(e.doc, e.refKeys)));
     if (stale.length) this.upsertLexical(...stale.map((e) => e.doc));
-  }
-
-  /** Embeds one skill unless its vectors are current (from the index or the cache). */
-  private async embedOne(id: string, token?: CancelToken): Promise<void> {
-    const embedder = this.init.embedder;
-    const dense = this.dense;
-    const entry = this.entries.get(id);
-    if (!embedder || !dense || !entry) return;
-    if (dense.has(id) && this.embeddedHash.get(id) === entry.doc.hash) return;
-    const key = this.cacheKey(entry.doc);
-    let vectors = this.init.cache?.get(key);
-    if (!vectors?.length || vectors[0].length !== embedder.info.dims) {
-      vectors = await embedder.embed(this.embedTexts(entry.doc), 'passage', token);
-      this.init.cache?.set(key, vectors);
-    }
-    // Another update may have replaced the entry while this one was embedding.
-    if (this.entries.get(id) !== entry) return;
-    dense.upsert(id, vectors, descriptionRows(entry.doc, this.text));
-    this.embeddedHash.set(id, entry.doc.hash);
   }
 
   private resort(): void {
@@ -576,85 +562,6 @@ class Engine implements RoutingEngine {
     if (!cache) return;
     const keep = new Set([...this.entries.values()].map((e) => this.analysisKey(e.doc, e.mentions)));
     await cache.flush(keep).catch((err) => this.log.warn(`could not write the analysis snapshot: ${err instanceof Error ? err.message : err}`));
-  }
-
-  /** What gets embedded for one skill (see skillText.embedTexts). */
-  private embedTexts(doc: SkillDoc): string[] {
-    // Body passages are split only when some are embedded (none by default).
-    const entry = this.entries.get(doc.id);
-    const passages = this.settings.bodyPassages ? (entry?.doc.hash === doc.hash ? entry.passages : splitPassages(doc.body)) : [];
-    return embedTexts(doc, passages, this.settings.bodyPassages, this.text).texts;
-  }
-
-  private cacheKey(doc: SkillDoc): string {
-    // Only a Chinese skill's vectors depend on the bridge (its bridged-English row).
-    const bridged = descriptionRows(doc, this.text) === 2 ? String(BRIDGE_VERSION) : '';
-    return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.settings.bodyPassages}${this.text.translator ? `:bridge${bridged}` : ''}`;
-  }
-
-  /**
-   * Gives every skill of `docs` its vectors: from the index when current, else from the cache,
-   * else from the encoder (in large batches across skills).
-   */
-  private async embedMissing(docs: readonly SkillDoc[], opts: IndexOptions): Promise<{ cached: number; embedded: number }> {
-    const embedder = this.init.embedder;
-    const dense = this.dense;
-    if (!embedder || !dense) return { cached: 0, embedded: 0 };
-    const cache = this.init.cache;
-    let cached = 0;
-    const todo: { doc: SkillDoc; texts: string[] }[] = [];
-    for (const doc of docs) {
-      if (dense.has(doc.id) && this.embeddedHash.get(doc.id) === doc.hash) continue;
-      const hit = cache?.get(this.cacheKey(doc));
-      if (hit && hit.length && hit[0].length === embedder.info.dims) {
-        dense.upsert(doc.id, hit, descriptionRows(doc, this.text));
-        this.embeddedHash.set(doc.id, doc.hash);
-        cached++;
-      } else {
-        todo.push({ doc, texts: this.embedTexts(doc) });
-      }
-    }
-    const total = todo.reduce((n, t) => n + t.texts.length, 0);
-    let done = 0;
-    opts.progress?.('embed', 0, total);
-    // Batches span skills so the encoder always sees full batches.
-    const flat = todo.flatMap((t, i) => t.texts.map((text) => ({ i, text })));
-    const vectors: Float32Array[][] = todo.map(() => []);
-    for (let s = 0; s < flat.length; s += EMBED_BATCH) {
-      throwIfCancelled(opts.token);
-      const batch = flat.slice(s, s + EMBED_BATCH);
-      const out = await embedder.embed(batch.map((b) => b.text), 'passage', opts.token);
-      batch.forEach((b, j) => vectors[b.i].push(out[j]));
-      done += batch.length;
-      opts.progress?.('embed', done, total);
-    }
-    todo.forEach((t, i) => {
-      dense.upsert(t.doc.id, vectors[i], descriptionRows(t.doc, this.text));
-      this.embeddedHash.set(t.doc.id, t.doc.hash);
-      cache?.set(this.cacheKey(t.doc), vectors[i]);
-    });
-    return { cached, embedded: todo.length };
-  }
-
-  /** Builds the vector index over the current skills and writes the vector cache. */
-  private async finishDense(opts: IndexOptions): Promise<void> {
-    const dense = this.dense;
-    if (!this.init.embedder || !dense) return;
-    if (dense.index.prepare) {
-      opts.progress?.('vector index', 0, 1);
-      // Keyed like the vectors themselves, so a graph of vectors from an older layout or bridge is
-      // not reused.
-      await dense.index.prepare(dense.signature((id) => {
-        const entry = this.entries.get(id);
-        return entry ? this.cacheKey(entry.doc) : '';
-      }));
-      opts.progress?.('vector index', 1, 1);
-    }
-    const cache = this.init.cache;
-    if (cache) {
-      const keep = new Set([...this.entries.values()].map((e) => this.cacheKey(e.doc)));
-      await cache.flush(keep).catch((err) => this.log.warn(`could not write the vector cache: ${err instanceof Error ? err.message : err}`));
-    }
   }
 
   private rerankText(id: string): string {
