@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { abstained, negativeHeld, scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metrics';
+import { abstained, emptyTally, scoreQuery, summarize, tallyNegative, type NegativeTally, type ScoredQuery } from '../src/core/eval/metrics';
 import { parseQueries, type EvalQuery } from '../src/core/eval/queries';
 import { openLibrary } from '../src/node/library';
 
@@ -76,7 +76,7 @@ interface LibraryResult {
   ndcg10: number;
   setCompat: number | null;
   abstained: number;
-  negatives: { n: number; held: number; noSkill: { n: number; held: number }; boundary: { n: number; held: number } };
+  negatives: NegativeTally;
   queryMsP50: number;
 }
 
@@ -88,7 +88,7 @@ async function evaluate(lib: Library): Promise<LibraryResult> {
     const rows: ScoredQuery[] = [];
     const times: number[] = [];
     let abstain = 0;
-    const neg = { n: 0, held: 0, noSkill: { n: 0, held: 0 }, boundary: { n: 0, held: 0 } };
+    const neg = emptyTally();
     for (const q of lib.queries) {
       const t = performance.now();
       const r = await svc.route(q.query, { k: 20, rerank: !values['no-rerank'], passages: false });
@@ -98,16 +98,7 @@ async function evaluate(lib: Library): Promise<LibraryResult> {
         rows.push({ size: q.skillIds.length, metrics: scoreQuery(r.candidates.map((c) => c.skillId), { required: q.skillIds, alsoOk: q.alsoOk }) });
         if (abstained(answer)) abstain++;
       }
-      const held = negativeHeld({ required: q.skillIds, not: q.not }, answer);
-      if (held !== null) {
-        const kind = q.skillIds.length ? neg.boundary : neg.noSkill;
-        neg.n++;
-        kind.n++;
-        if (held) {
-          neg.held++;
-          kind.held++;
-        }
-      }
+      tallyNegative(neg, { required: q.skillIds, not: q.not }, answer);
     }
     const s = summarize(rows).overall;
     times.sort((a, b) => a - b);
@@ -151,13 +142,13 @@ async function main(): Promise<void> {
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...results.map(
       (r) =>
-        `| ${r.name} | ${r.skills} | ${r.positives} | ${pct(r.hit1)} | ${pct(r.ndcg10)} | ${pct(r.setCompat)} | ${r.abstained} | ${r.negatives.noSkill.held}/${r.negatives.noSkill.n} | ${r.negatives.boundary.held}/${r.negatives.boundary.n} |`,
+        `| ${r.name} | ${r.skills} | ${r.positives} | ${pct(r.hit1)} | ${pct(r.ndcg10)} | ${pct(r.setCompat)} | ${r.abstained} | ${r.negatives.noSkill.passed}/${r.negatives.noSkill.n} | ${r.negatives.boundary.passed}/${r.negatives.boundary.n} |`,
     ),
   ];
   const mean = (f: (r: LibraryResult) => number) => results.reduce((a, r) => a + f(r), 0) / Math.max(1, results.length);
   const positives = results.reduce((a, r) => a + r.positives, 0);
   lines.push(
-    `| **mean over ${results.length}** | | ${positives} | ${pct(mean((r) => r.hit1))} (min ${pct(Math.min(...results.map((r) => r.hit1)))}) | ${pct(mean((r) => r.ndcg10))} | | ${results.reduce((a, r) => a + r.abstained, 0)} | ${results.reduce((a, r) => a + r.negatives.noSkill.held, 0)}/${results.reduce((a, r) => a + r.negatives.noSkill.n, 0)} | ${results.reduce((a, r) => a + r.negatives.boundary.held, 0)}/${results.reduce((a, r) => a + r.negatives.boundary.n, 0)} |`,
+    `| **mean over ${results.length}** | | ${positives} | ${pct(mean((r) => r.hit1))} (min ${pct(Math.min(...results.map((r) => r.hit1)))}) | ${pct(mean((r) => r.ndcg10))} | | ${results.reduce((a, r) => a + r.abstained, 0)} | ${results.reduce((a, r) => a + r.negatives.noSkill.passed, 0)}/${results.reduce((a, r) => a + r.negatives.noSkill.n, 0)} | ${results.reduce((a, r) => a + r.negatives.boundary.passed, 0)}/${results.reduce((a, r) => a + r.negatives.boundary.n, 0)} |`,
   );
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(path.dirname(values.out!), { recursive: true });

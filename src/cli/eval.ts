@@ -11,8 +11,10 @@ import {
   METRIC_KEYS,
   percentile,
   abstained,
-  negativeHeld,
+  emptyTally,
   scoreQuery,
+  tallyNegative,
+  type NegativeTally,
   summarize,
   type EvalSummary,
   type MetricSummary,
@@ -201,7 +203,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
     warnUnknownIds(io, parsed.queries, queries, new Set(service.skills().map((s) => s.id)));
 
     const rows: ScoredQuery[] = [];
-    const negatives = { n: 0, passed: 0, noSkill: { n: 0, passed: 0 }, boundary: { n: 0, passed: 0 } };
+    const negatives = emptyTally();
     let abstainedOn = 0;
     let matchReported = false;
     const times: number[] = [];
@@ -224,16 +226,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
         rows.push({ size: q.skillIds.length, ...(q.direction ? { direction: q.direction } : {}), metrics });
         if (abstained(answer)) abstainedOn++;
       }
-      const held = negativeHeld({ required: q.skillIds, not: q.not }, answer);
-      if (held !== null) {
-        const kind = q.skillIds.length ? negatives.boundary : negatives.noSkill;
-        negatives.n++;
-        kind.n++;
-        if (held) {
-          negatives.passed++;
-          kind.passed++;
-        }
-      }
+      const held = tallyNegative(negatives, { required: q.skillIds, not: q.not }, answer);
       if (parsed.perQuery) perQuery.push(JSON.stringify(perQueryRecord(q, top, result, metrics, held, ms)));
       opts.progress?.('eval', i + 1, queries.length);
     }
@@ -292,7 +285,7 @@ interface EvalRunInfo {
   rerank: boolean;
   timing: { indexMs: number; queryMsP50: number; queryMsP95: number };
   /** Negatives of the file: requests no skill should answer, and boundary skills kept off the top. */
-  negatives: { n: number; passed: number; noSkill: { n: number; passed: number }; boundary: { n: number; passed: number } };
+  negatives: NegativeTally;
   /** Requests that need a skill but got "no skill fits"; null when the run reports no relevance. */
   abstained: number | null;
   /** `listing:<client>` when ranked over a client's listing. */

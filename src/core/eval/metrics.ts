@@ -240,3 +240,29 @@ export function negativeHeld(q: { required: readonly string[]; not: readonly str
 export function abstained(answer: RoutedAnswer): boolean {
   return answer.match === 'none' || !answer.results.some((r) => r.relevant !== false);
 }
+
+/** Counts of the negatives of a queries file: no-skill requests and boundary lists, and how many held. */
+export interface NegativeTally {
+  n: number;
+  passed: number;
+  noSkill: { n: number; passed: number };
+  boundary: { n: number; passed: number };
+}
+
+export function emptyTally(): NegativeTally {
+  return { n: 0, passed: 0, noSkill: { n: 0, passed: 0 }, boundary: { n: 0, passed: 0 } };
+}
+
+/** Adds one query's negative part to `tally`; returns whether it held (null: it has none). */
+export function tallyNegative(tally: NegativeTally, q: { required: readonly string[]; not: readonly string[] }, answer: RoutedAnswer): boolean | null {
+  const held = negativeHeld(q, answer);
+  if (held === null) return null;
+  const kind = q.required.length ? tally.boundary : tally.noSkill;
+  tally.n++;
+  kind.n++;
+  if (held) {
+    tally.passed++;
+    kind.passed++;
+  }
+  return held;
+}
