@@ -200,7 +200,6 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
         range: p.range,
         diagnostics: p.context.diagnostics,
         folderName: index.folderNameOf(doc.uri),
-        twinDescription: (id) => index!.skillDescription(doc.uri, id),
         annotations,
       });
     }),

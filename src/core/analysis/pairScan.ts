@@ -1,52 +1,338 @@
 /**
- * The library's pair findings: near-duplicates and probable SKIP conflicts, for one skill (after
- * an edit) or for the whole library (each skill with its nearest neighbours and its copies, not
- * all pairs). Twins for two stacks or platforms are not interchangeable: they are reported as
- * conflicts, not near-duplicates.
+ * The library's pair findings, for one skill (after an edit) or for the whole library: the one
+ * function behind the editor's diagnostics and `skill-router check`.
+ *
+ * 1. Copies, from the text (copies.ts), in any folders.
+ * 2. Probe requests for every skill (probes.ts: the author's tests and evals first, then requests
+ *    written from its description and headings), routed over the library by the engine's own
+ *    pipeline and read within the skill's scope: its top-level folder (one collection of a library
+ *    root that holds several), or the whole library when `acrossFolders` is set.
+ * 3. Pairs judged on that evidence (competition.ts): near-duplicates, variants, umbrellas.
+ *
+ * A library-wide scan routes two probes per skill first, then the rest of the probes (up to four)
+ * of the skills whose first probes met each other; a scan for one skill routes its probes and
+ * those of the skills they reach. Results are cached by the library's content signature
+ * (pairCache.ts), so a warm run routes nothing.
  */
+import { contentHash } from '../text/hash';
 import type { SkillDoc } from '../types';
-import { candidatePairs, DEFAULT_CONFLICT, findConflicts, judgeSet, profileText, type ConflictOptions, type SkillProfiles } from './conflicts';
-import { DEFAULT_DUPLICATES, findNearDuplicates, type DuplicateOptions } from './duplicates';
-import type { PairFinding } from './types';
+import { throwIfCancelled } from '../types';
+import { direction, judgeCompetition, KEPT, partnersOf, verifiedRequests } from './competition';
+import type { SkillProfiles } from './conflicts';
+import { findCopies, textSignature } from './copies';
+import { PAIR_SCAN_VERSION, PairScanCache } from './pairCache';
+import { probeRequests, templateKey, type Probe } from './probes';
+import { DEFAULT_PAIR_SCAN, type PairScanOptions, type PairScanRun, type ProbeRouter } from './scanRun';
+import { fragments } from '../route/rerankTraining';
+import { pairMessage, type PairFacts } from './pairText';
+import { surfaceOf, useOtherLine } from './suggestions';
+import type { PairFinding, ScopedRanking, SkipReason, Verdict } from './types';
 
-/** Nearest neighbours per skill checked for near-duplicates and conflicts in a library-wide scan. */
-const PAIR_NEIGHBOURS = 30;
+/** Probes per skill at most, and how many a library-wide scan routes for every skill first. */
+export const MAX_PROBES = 3;
+export const SCREEN_PROBES = 2;
+/** Skills whose probes a one-skill scan also routes (the ones its probes reach most). */
+const MAX_PARTNERS = 3;
+/** Probes routed between two chances for other work (the server's queue) to run. */
+const SLICE = 6;
+/** Probes screened by words alone between two such chances. */
+const SCREEN_SLICE = 60;
+/** How deep the screen reads: a pair whose probes meet in these places is routed in full. */
+const SCREEN_TOP = 2;
+/** A sentence or heading in this many skills is template text, not a probe. */
+const TEMPLATE_SKILLS = 3;
 
 export interface PairScanInput {
   /** The library's skills, in id order. */
   docs: readonly SkillDoc[];
   profiles: SkillProfiles;
-  /** Analyses text as the engine does. */
-  analyser: (text: string) => string[];
-  /** A skill's name + description vector (undefined without a model). */
-  vectorOf: (id: string) => Float32Array | undefined;
-  /** The `k` nearest skills of one skill by its vector (absent without vectors: shared rare terms). */
-  neighbours?: (id: string, k: number) => string[];
-  duplicates?: Partial<DuplicateOptions>;
-  conflicts?: Partial<ConflictOptions>;
+  /** The engine's routing pipeline: probes are routed exactly as requests are. */
+  pipeline: ProbeRouter;
+  /** Options from the engine's composition (`SkillServiceInit.duplicates`), under `run.options`. */
+  options?: Partial<PairScanOptions>;
 }
 
+/** The scope of a skill: its top-level folder, or '' for the whole library. */
+export function scopeOf(id: string, acrossFolders: boolean): string {
+  const slash = id.indexOf('/');
+  return acrossFolders || slash < 0 ? '' : id.slice(0, slash);
+}
+
+const REASONS: Record<Verdict['kind'], SkipReason> = { 'near-duplicate': 'function_redundant', variant: 'platform_exclusive', umbrella: 'granularity_mismatch' };
+
 /** Pair findings of the library; only those involving `skillId` when given. */
-export function scanPairs(input: PairScanInput, skillId?: string): PairFinding[] {
-  const { docs, profiles, analyser, vectorOf } = input;
-  const conflictOptions = { ...DEFAULT_CONFLICT, ...input.conflicts };
-  const byId = new Map<string, SkillDoc>();
-  const terms = new Map<string, Set<string>>();
-  const termsOf = (id: string) => {
-    let t = terms.get(id);
-    if (!t) {
-      if (!byId.size) for (const d of docs) byId.set(d.id, d);
-      const doc = byId.get(id);
-      t = new Set(doc ? analyser(profileText(doc)) : []);
-      terms.set(id, t);
+export async function scanPairs(input: PairScanInput, skillId?: string, run: PairScanRun = {}): Promise<PairFinding[]> {
+  const opts: PairScanOptions = { ...DEFAULT_PAIR_SCAN, ...input.options, ...run.options };
+  const cache = run.cache ?? new PairScanCache();
+  const scan = new Scan(input, opts, cache, run);
+  return skillId === undefined ? scan.library() : scan.focus(skillId);
+}
+
+class Scan {
+  private readonly byId: Map<string, SkillDoc>;
+  private readonly probes = new Map<string, Probe[]>();
+  private shared: Map<string, number> | null = null;
+  /**
+   * This scan's routed probes. The cache keeps them too, for the next scan of the same state, but
+   * only for the latest state: a one-skill scan after an edit, run between the slices of a
+   * library-wide one, moves it on.
+   */
+  private readonly rankings = new Map<string, ScopedRanking>();
+  private key = '';
+  private routed = 0;
+  private total = 0;
+  /** Screened probes, done and in all, counted a tenth of a routed one each (what they cost). */
+  private screened = 0;
+  private screens = 0;
+
+  constructor(
+    private readonly input: PairScanInput,
+    private readonly opts: PairScanOptions,
+    private readonly cache: PairScanCache,
+    private readonly run: PairScanRun,
+  ) {
+    this.byId = new Map(input.docs.map((d) => [d.id, d]));
+  }
+
+  async library(): Promise<PairFinding[]> {
+    const docs = this.input.docs;
+    this.key = await this.schedule(() => this.libraryKey());
+    const hit = this.cache.result(this.key);
+    if (hit) return [...hit];
+    const copies = await this.schedule(async () => this.copies());
+    const copied = new Set(copies.map((p) => `${p.a}\n${p.b}`));
+    // A screen by words alone: which skills' first probes meet; only those pairs are routed in full.
+    const screened = await this.screen(docs);
+    const candidates: [SkillDoc, SkillDoc][] = [];
+    for (const d of docs) {
+      for (const other of screened.get(d.id)!) {
+        const o = this.byId.get(other);
+        if (o && d.id < other && screened.get(other)?.has(d.id) && !copied.has(`${d.id}\n${other}`)) candidates.push([d, o]);
+      }
     }
-    return t;
-  };
-  const candidates = skillId ? undefined : candidatePairs(profiles, PAIR_NEIGHBOURS, input.neighbours);
-  const duplicates = findNearDuplicates(docs, vectorOf, termsOf, { ...DEFAULT_DUPLICATES, ...input.duplicates }, skillId, candidates).filter((p) => {
-    const pair = [profiles.get(p.a), profiles.get(p.b)].filter((x) => x !== undefined);
-    return !judgeSet(pair, conflictOptions).pairs[0]?.family;
-  });
-  const reported = new Set(duplicates.map((p) => `${p.a}\n${p.b}`));
-  return [...duplicates, ...findConflicts(profiles, conflictOptions, skillId, reported, candidates)];
+    // Their first probes routed in full; pairs still meeting there get the rest of their probes.
+    const first = [...new Set(candidates.flat())];
+    this.total = first.length * SCREEN_PROBES;
+    await this.route(first.map((d) => [d, this.probesOf(d).slice(0, SCREEN_PROBES)] as const));
+    const meets = (x: SkillDoc, y: SkillDoc) => direction(this.rankingsOf(x), x.id, y.id).taken > 0;
+    const kept = candidates.filter(([x, y]) => meets(x, y) && meets(y, x));
+    const rest = [...new Set(kept.flat())];
+    this.total = this.routed + rest.reduce((n, d) => n + Math.max(0, this.probesOf(d).length - SCREEN_PROBES), 0);
+    await this.route(rest.map((d) => [d, this.probesOf(d).slice(SCREEN_PROBES)] as const));
+    const found = [...copies, ...kept.flatMap(([x, y]) => this.judge(x, y) ?? [])].sort(byPair);
+    this.cache.setResult(this.key, found);
+    this.cache.pruneSignatures(new Set(docs.map((d) => d.hash)));
+    return found;
+  }
+
+  async focus(id: string): Promise<PairFinding[]> {
+    const doc = this.byId.get(id);
+    if (!doc) return [];
+    this.key = await this.libraryKey();
+    const hit = this.cache.result(this.key);
+    if (hit) return hit.filter((p) => p.a === id || p.b === id);
+    const copies = this.copies(id);
+    const copied = new Set(copies.map((p) => (p.a === id ? p.b : p.a)));
+    this.total = this.probesOf(doc).length;
+    await this.route([[doc, this.probesOf(doc)]]);
+    // Partners: what its probes reach now, and what it was paired with before (a pair may end).
+    const counts = new Map<string, number>();
+    for (const r of this.rankingsOf(doc)) for (const other of partnersOf([r], id)) counts.set(other, (counts.get(other) ?? 0) + 1);
+    for (const p of this.cache.latest() ?? []) {
+      if (p.kind !== 'copy' && (p.a === id || p.b === id)) counts.set(p.a === id ? p.b : p.a, (counts.get(p.a === id ? p.b : p.a) ?? 0) + 1);
+    }
+    const partners = [...counts]
+      .filter(([other]) => this.byId.has(other) && !copied.has(other) && scopeOf(other, this.opts.acrossFolders) === scopeOf(id, this.opts.acrossFolders))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_PARTNERS)
+      .map(([other]) => this.byId.get(other)!);
+    this.total += partners.reduce((n, d) => n + this.probesOf(d).length, 0);
+    await this.route(partners.map((d) => [d, this.probesOf(d)] as const));
+    const found = partners.flatMap((o) => this.judge(doc, o) ?? []);
+    return [...copies, ...found].sort(byPair);
+  }
+
+  private report(): void {
+    const screenDone = Math.round(this.screened / 10);
+    this.run.progress?.(screenDone + this.routed, Math.round(this.screens / 10) + Math.max(this.total, this.routed));
+  }
+
+  /** Runs one slice of work where the caller wants it (the server: on the library's queue). */
+  private schedule<T>(work: () => Promise<T>): Promise<T> {
+    return this.run.schedule ? this.run.schedule(work) : work();
+  }
+
+  /** A signature of everything the findings depend on: router, options, skills, authored requests. */
+  private async libraryKey(): Promise<string> {
+    const pipeline = this.input.pipeline;
+    // The reranker and encoder in use show in a ranking; a fixed request costs one route.
+    const probe = await pipeline.rank('skill router pair scan', { token: this.run.token });
+    const router = JSON.stringify([probe.reranker, probe.dense, pipeline.settings]);
+    const parts = [String(PAIR_SCAN_VERSION), router, JSON.stringify(this.opts)];
+    for (const d of this.input.docs) {
+      const authored = this.run.authored?.(d.id) ?? [];
+      parts.push(`${d.id}\t${d.hash}${authored.length ? `\t${contentHash(JSON.stringify(authored))}` : ''}`);
+    }
+    return contentHash(parts.join('\n'));
+  }
+
+  private copies(focus?: string): PairFinding[] {
+    return findCopies(this.input.docs, (d) => this.cache.signature(d.hash, () => textSignature(d)), focus);
+  }
+
+  private probesOf(doc: SkillDoc): Probe[] {
+    let list = this.probes.get(doc.id);
+    if (!list) {
+      const shared = this.templateCounts();
+      list = probeRequests(doc, this.run.authored?.(doc.id) ?? [], MAX_PROBES, (key) => (shared.get(key) ?? 0) >= TEMPLATE_SKILLS);
+      this.probes.set(doc.id, list);
+    }
+    return list;
+  }
+
+  /** In how many skills each sentence and heading occurs (template text is in many). */
+  private templateCounts(): Map<string, number> {
+    if (this.shared) return this.shared;
+    const counts = new Map<string, number>();
+    for (const d of this.input.docs) {
+      const keys = this.cache.templateKeys(d.hash, () => {
+        const f = fragments(d);
+        return [...new Set([...f.description, ...f.headings].map(templateKey))];
+      });
+      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    return (this.shared = counts);
+  }
+
+  /**
+   * The skills each skill's first probes reach by words alone (the first stage's lexical scores,
+   * Chinese requests with their bridged senses), within its scope: the screen of a library scan.
+   */
+  private async screen(docs: readonly SkillDoc[]): Promise<Map<string, Set<string>>> {
+    const pipeline = this.input.pipeline;
+    const out = new Map<string, Set<string>>();
+    const jobs = docs.flatMap((d) => this.probesOf(d).slice(0, SCREEN_PROBES).map((p) => [d, p] as const));
+    for (const d of docs) out.set(d.id, new Set());
+    this.screens = jobs.length;
+    // Until the screen tells, assume every skill's first probes get routed.
+    this.total = jobs.length;
+    for (let i = 0; i < jobs.length; i += SCREEN_SLICE) {
+      throwIfCancelled(this.run.token);
+      await this.schedule(async () => {
+        for (const [doc, probe] of jobs.slice(i, i + SCREEN_SLICE)) {
+          const scores = pipeline.firstStage.lexicalScores(pipeline.analyse(probe.query), pipeline.settings);
+          const scope = scopeOf(doc.id, this.opts.acrossFolders);
+          const top: [string, number][] = [];
+          for (const [id, score] of scores) {
+            if (id === doc.id || (scope && scopeOf(id, false) !== scope)) continue;
+            if (top.length < SCREEN_TOP) top.push([id, score]);
+            else if (score > top[top.length - 1][1]) top[top.length - 1] = [id, score];
+            else continue;
+            top.sort((a, b) => b[1] - a[1]);
+          }
+          for (const [id] of top) out.get(doc.id)!.add(id);
+        }
+      });
+      this.screened = Math.min(i + SCREEN_SLICE, jobs.length);
+      this.report();
+    }
+    return out;
+  }
+
+  private rankingsOf(doc: SkillDoc): ScopedRanking[] {
+    return this.probesOf(doc).flatMap((p) => this.rankingOf(doc, p) ?? []);
+  }
+
+  private rankingOf(doc: SkillDoc, p: Probe): ScopedRanking | undefined {
+    const key = this.probeKey(doc, p);
+    let r = this.rankings.get(key);
+    if (!r) {
+      r = this.cache.ranking(this.key, key);
+      if (r) this.rankings.set(key, r);
+    }
+    return r;
+  }
+
+  private probeKey(doc: SkillDoc, p: Probe): string {
+    return `${doc.id}\n${p.query}`;
+  }
+
+  /** Routes the probes not routed yet for this library state, a slice at a time. */
+  private async route(work: readonly (readonly [SkillDoc, readonly Probe[]])[]): Promise<void> {
+    const jobs = work.flatMap(([doc, probes]) => probes.filter((p) => !this.rankingOf(doc, p)).map((p) => [doc, p] as const));
+    this.routed += work.reduce((n, [, probes]) => n + probes.length, 0) - jobs.length;
+    for (let i = 0; i < jobs.length; i += SLICE) {
+      throwIfCancelled(this.run.token);
+      await this.schedule(async () => {
+        for (const [doc, probe] of jobs.slice(i, i + SLICE)) {
+          throwIfCancelled(this.run.token);
+          // The reranked order, before set selection moves a redundant partner out of the leading places.
+          const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
+          const scope = scopeOf(doc.id, this.opts.acrossFolders);
+          const ids: string[] = [];
+          const scores: number[] = [];
+          for (const c of ranking.candidates) {
+            if (scope && scopeOf(c.id, false) !== scope) continue;
+            ids.push(c.id);
+            scores.push(c.fused);
+            if (ids.length >= KEPT) break;
+          }
+          const routed: ScopedRanking = {
+            query: probe.query,
+            source: probe.source,
+            for: doc.id,
+            ids,
+            scores,
+            pool: ranking.candidates.length,
+            ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
+          };
+          this.rankings.set(this.probeKey(doc, probe), routed);
+          this.cache.setRanking(this.key, this.probeKey(doc, probe), routed);
+          this.routed++;
+        }
+      });
+      this.report();
+    }
+  }
+
+  /** The finding of one pair, or null. */
+  private judge(x: SkillDoc, y: SkillDoc): PairFinding | null {
+    const [a, b] = x.id < y.id ? [x, y] : [y, x];
+    if (scopeOf(a.id, this.opts.acrossFolders) !== scopeOf(b.id, this.opts.acrossFolders)) return null;
+    const ra = this.rankingsOf(a);
+    const rb = this.rankingsOf(b);
+    const verdict = judgeCompetition(a, b, ra, rb, this.input.profiles, this.opts);
+    if (!verdict) return null;
+    const requests = verifiedRequests([...ra, ...rb], a.id, b.id);
+    // Every claim carries a request the router ranked both for; without one, no claim.
+    if (!requests.length) return null;
+    const ab = direction(ra, a.id, b.id);
+    const ba = direction(rb, b.id, a.id);
+    const facts: PairFacts = { a, b, verdict, directions: { [a.id]: ab, [b.id]: ba }, example: requests[0] };
+    const profiles = this.input.profiles;
+    const analyser = (text: string) => [...profiles.ofText(text).terms.keys()];
+    const lead = (other: SkillDoc) =>
+      verdict.kind === 'variant' ? verdict.values[other.id].map((v) => surfaceOf(v, other.description)) : [];
+    const suggestions: Record<string, string> = {};
+    for (const [self, other] of [[a, b], [b, a]] as const) {
+      const line = useOtherLine(self, other, profiles, analyser, lead(other));
+      if (line) suggestions[self.id] = line;
+    }
+    return {
+      kind: verdict.kind === 'near-duplicate' ? 'near-duplicate' : 'conflict',
+      a: a.id,
+      b: b.id,
+      similarity: Math.min(ab.taken / ab.sent, ba.taken / ba.sent),
+      reason: verdict.kind === 'variant' && (verdict.family === 'language' || verdict.family === 'frontend') ? 'language_ecosystem_mismatch' : REASONS[verdict.kind],
+      explanation: pairMessage(facts),
+      evidence: { requests, probes: { sent: ab.sent + ba.sent, taken: ab.taken + ba.taken } },
+      ...(Object.keys(suggestions).length ? { suggestions } : {}),
+      detail: facts.verdict,
+      directions: facts.directions,
+    };
+  }
+}
+
+function byPair(p: PairFinding, q: PairFinding): number {
+  return p.a < q.a ? -1 : p.a > q.a ? 1 : p.b < q.b ? -1 : p.b > q.b ? 1 : p.kind < q.kind ? -1 : p.kind > q.kind ? 1 : 0;
 }

@@ -211,28 +211,9 @@ class Engine implements RoutingEngine {
     return this.failed;
   }
 
-  pairFindings(skillId?: string): PairFinding[] {
-    const dense = this.dense;
-    const profiles = this.profiles();
-    const vectorOf = (id: string) => dense?.first(id);
-    return scanPairs(
-      {
-        docs: this.sorted,
-        profiles,
-        analyser: (text) => analyse(text, { segmenter: this.init.segmenter }),
-        vectorOf,
-        // A library-wide scan looks at each skill's nearest neighbours (and copies), not all pairs.
-        neighbours: dense?.skillCount
-          ? (id, k) => {
-              const v = vectorOf(id);
-              return v ? [...dense.search(v, k + 1).keys()] : profiles.lexicalNeighbours(id, k);
-            }
-          : undefined,
-        duplicates: this.init.duplicates,
-        conflicts: this.init.conflicts,
-      },
-      skillId,
-    );
+  pairFindings(skillId?: string, run?: Parameters<typeof scanPairs>[2]): Promise<PairFinding[]> {
+    // Probes are routed through this engine's own pipeline; the scan caches by content (run.cache).
+    return scanPairs({ docs: this.sorted, profiles: this.profiles(), pipeline: this.pipeline, options: this.init.duplicates }, skillId, run);
   }
 
   judgeSet(ids: readonly string[]): SetJudgement {

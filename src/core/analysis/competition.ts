@@ -1,0 +1,211 @@
+/**
+ * Routing evidence about pairs of skills: each skill's probe requests routed over the library,
+ * read within the skill's scope (its collection, or the whole library when pairs across folders
+ * are asked for), and what they say about a pair:
+ *
+ * - **competitors** (`skill.near-duplicate`): each takes the other's requests, i.e. at least half
+ *   of the requests written for either rank the other in the top 3 beside it, and the router puts
+ *   the other first for at least one of them: it cannot keep the two apart;
+ * - **variants** (`skill.conflict`): the same, between skills for two platforms, languages,
+ *   frameworks or products, when a description does not name its own in its first sentence;
+ * - **umbrella** (`skill.conflict`): a skill that presents itself as a router, index or
+ *   "fundamentals" skill and a task skill, when the task skill's requests reach the umbrella and
+ *   the umbrella's requests spread over more skills than the task skill's do (that decides which
+ *   is the umbrella, not the wording alone).
+ *
+ * Pairs whose descriptions name each other are left out: their boundary is intended.
+ */
+import type { SkillDoc } from '../types';
+import type { SkillProfiles } from './conflicts';
+import { detectFacets, facetMismatches, isUmbrella, mentionsSkill, type FacetFamily } from './facets';
+import { DEFAULT_COMPETITION, type CompetitionOptions } from './scanRun';
+import type { EvidenceRequest, ProbeDirection, ScopedRanking, Verdict } from './types';
+
+/** How deep a ranking is read: "the top 3". */
+export const TOP = 3;
+/** Scoped places kept per routed probe (enough to say where both skills of a pair stood). */
+export const KEPT = 8;
+
+/** What the probes of one skill say about one other skill. */
+export type Direction = ProbeDirection;
+
+/** Rank (1-based) of `id` in a scoped ranking, or 0 when it is not there. */
+export function rankOf(r: ScopedRanking, id: string): number {
+  return r.ids.indexOf(id) + 1;
+}
+
+/**
+ * Whether a routed probe ranks both skills within the top 3 with close scores: the lower fused
+ * score at least `close` times the higher (in a small library every skill is in the top 3; one
+ * the request does not touch scores near 0). A pool of two says nothing about closeness: min-max
+ * normalisation puts its second at 0 whatever it scored.
+ */
+export function both(r: ScopedRanking, x: string, y: string, close = CLOSE): boolean {
+  const rx = rankOf(r, x);
+  const ry = rankOf(r, y);
+  if (!rx || !ry || rx > TOP || ry > TOP) return false;
+  if (r.pool <= 2) return true;
+  const sx = r.scores[rx - 1];
+  const sy = r.scores[ry - 1];
+  return Math.min(sx, sy) >= close * Math.max(sx, sy);
+}
+
+/**
+ * Lowest ratio of the two fused scores for a probe to count as taken by both (see `both`). On the
+ * corpus, probes that rank a competitor in the top 3 have a median ratio of 0.62 and a tenth
+ * under 0.4; 0.3 keeps those and drops what a small library ranks third only for want of others.
+ */
+export const CLOSE = 0.3;
+
+/** What the probes written for `x` say about `y`. */
+export function direction(rankings: readonly ScopedRanking[], x: string, y: string): Direction {
+  let taken = 0;
+  let first = 0;
+  for (const r of rankings) {
+    if (rankOf(r, y) === 1) first++;
+    if (both(r, x, y)) taken++;
+  }
+  return { sent: rankings.length, taken, first };
+}
+
+/** Skills that some probe of `x` ranks in the top 3 beside `x` (candidate partners). */
+export function partnersOf(rankings: readonly ScopedRanking[], x: string): string[] {
+  const out = new Set<string>();
+  for (const r of rankings) {
+    const top = r.ids.slice(0, TOP);
+    if (!top.includes(x)) continue;
+    for (const id of top) if (id !== x) out.add(id);
+  }
+  return [...out];
+}
+
+/** How widely the probes of a skill spread over other skills: distinct others in their top 3, per place. */
+export function spread(rankings: readonly ScopedRanking[], x: string): number {
+  if (!rankings.length) return 0;
+  const others = new Set<string>();
+  for (const r of rankings) for (const id of r.ids.slice(0, TOP)) if (id !== x) others.add(id);
+  return others.size / ((TOP - 1) * rankings.length);
+}
+
+/** Families whose values set apart the same job: another platform, language or framework (and `product`, see `productSplit`). */
+const VARIANT_FAMILIES: readonly FacetFamily[] = ['language', 'frontend', 'mobile', 'cloud', 'engine', 'wiki'];
+
+/** The first sentence of a description (where an agent looks first); "Node.js" does not end one. */
+export function firstSentence(description: string): string {
+  return description.trim().split(/(?<=[.!?])\s+|(?<=[。！？])|\n/u)[0] ?? '';
+}
+
+/** A name word written as a proper noun in the description ("PayPal", "Dropbox", "ISMS"), where it does not start a sentence. */
+function properNoun(word: string, description: string): string | null {
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu');
+  for (const m of description.matchAll(re)) {
+    const surface = m[0];
+    const start = m.index === 0 || /[.!?。！？:]\s*$/u.test(description.slice(Math.max(0, m.index! - 3), m.index));
+    if (/^\p{Lu}{2,}$/u.test(surface) || (/^\p{Lu}/u.test(surface) && !start) || /\p{Ll}\p{Lu}/u.test(surface)) return surface;
+  }
+  return null;
+}
+
+/**
+ * The products that set two skills apart, when each name has a word the other lacks that its
+ * description writes as a proper noun (PayPal vs Stripe, Box vs Dropbox): the same job for
+ * another service is a platform split the agent cannot guess. Null when either side has none.
+ */
+export function productSplit(x: SkillDoc, y: SkillDoc, analyser: (text: string) => string[]): { a: string[]; b: string[] } | null {
+  const words = (doc: SkillDoc) => doc.name.split(/[-_\s]+/).filter((w) => w.length >= 2);
+  const terms = (doc: SkillDoc) => new Set(words(doc).flatMap((w) => analyser(w)));
+  const tx = terms(x);
+  const ty = terms(y);
+  const own = (doc: SkillDoc, others: Set<string>) =>
+    words(doc).filter((w) => analyser(w).every((t) => !others.has(t))).flatMap((w) => properNoun(w, doc.description) ?? []);
+  const a = own(x, ty);
+  const b = own(y, tx);
+  return a.length && b.length ? { a, b } : null;
+}
+
+/**
+ * The verdict on a pair from both directions, or null: no finding. `docs` are the two skills,
+ * `rankings` their probes' rankings.
+ */
+export function judgeCompetition(
+  x: SkillDoc,
+  y: SkillDoc,
+  rx: readonly ScopedRanking[],
+  ry: readonly ScopedRanking[],
+  profiles: SkillProfiles,
+  opts: CompetitionOptions = DEFAULT_COMPETITION,
+): Verdict | null {
+  const analyser = (text: string) => [...profiles.ofText(text).terms.keys()];
+  if (rx.length < opts.minProbes || ry.length < opts.minProbes) return null;
+  const px = profiles.get(x.id);
+  const py = profiles.get(y.id);
+  if (!px || !py) return null;
+  const named =
+    mentionsSkill(px.lowerDescription, y.name) || mentionsSkill(py.lowerDescription, x.name) ||
+    (px.folder !== py.folder && (mentionsSkill(px.lowerDescription, py.folder) || mentionsSkill(py.lowerDescription, px.folder)));
+  if (named) return null;
+  const xy = direction(rx, x.id, y.id);
+  const yx = direction(ry, y.id, x.id);
+  const shareX = xy.taken / xy.sent;
+  const shareY = yx.taken / yx.sent;
+
+  // Each must take the other's requests, whatever the pair turns out to be.
+  if (shareX < opts.share || shareY < opts.share) return null;
+
+  // An umbrella and a task skill: the umbrella presents itself as one, and its requests spread
+  // over more skills than the task's do (the direction comes from routing, not from the words).
+  const ux = isUmbrella(`${x.name} ${px.folder}`, x.description);
+  const uy = isUmbrella(`${y.name} ${py.folder}`, y.description);
+  if (ux !== uy) {
+    const [u, t, ru, rt] = ux ? [x, y, rx, ry] : [y, x, ry, rx];
+    if (spread(ru, u.id) > spread(rt, t.id)) return { kind: 'umbrella', umbrella: u.id, task: t.id };
+  }
+
+  // The same job for two stacks, platforms or products: a conflict while a first sentence does
+  // not say which; variants that name what sets them apart first are told apart already.
+  const mismatch = facetMismatches(px.facets, py.facets).find((m) => VARIANT_FAMILIES.includes(m.family));
+  const product = mismatch ? null : productSplit(x, y, analyser);
+  if (mismatch || product) {
+    const family = mismatch?.family ?? 'product';
+    const values = mismatch ? { [x.id]: mismatch.a, [y.id]: mismatch.b } : { [x.id]: product!.a, [y.id]: product!.b };
+    const unnamed: string[] = [];
+    for (const doc of [x, y]) {
+      const first = firstSentence(doc.description);
+      const own = mismatch ? (detectFacets(first, '')[mismatch.family] ?? []) : values[doc.id].filter((v) => first.toLowerCase().includes(v.toLowerCase()));
+      if (!values[doc.id].some((v) => own.includes(v))) unnamed.push(doc.id);
+    }
+    if (!unnamed.length) return null;
+    return { kind: 'variant', family, values, unnamed };
+  }
+  if (xy.first + yx.first < 1) return null;
+  return { kind: 'near-duplicate' };
+}
+
+/** Where the sides of a pair stood for one request, as evidence. */
+function evidenceOf(r: ScopedRanking, ids: readonly string[]): EvidenceRequest {
+  const ranks: Record<string, number> = {};
+  for (const id of ids) {
+    const k = rankOf(r, id);
+    if (k) ranks[id] = k;
+  }
+  return { query: r.query, ranks, for: r.for, source: r.source, ...(r.readAs ? { readAs: r.readAs } : {}) };
+}
+
+const SOURCE_ORDER: Record<ScopedRanking['source'], number> = { test: 0, eval: 1, description: 2, heading: 3 };
+
+/**
+ * Verified example requests of a pair: requests the router ranked both skills within its top 3
+ * for, the author's tests and evals first, then the probes where the two stood closest; at most `n`.
+ */
+export function verifiedRequests(rankings: readonly ScopedRanking[], a: string, b: string, n = 3): EvidenceRequest[] {
+  const verified = rankings.filter((r) => both(r, a, b));
+  verified.sort((p, q) => SOURCE_ORDER[p.source] - SOURCE_ORDER[q.source] || rankOf(p, a) + rankOf(p, b) - (rankOf(q, a) + rankOf(q, b)) || p.query.length - q.query.length);
+  const seen = new Set<string>();
+  const out: EvidenceRequest[] = [];
+  for (const r of verified) {
+    if (seen.has(r.query) || out.length >= n) continue;
+    seen.add(r.query);
+    out.push(evidenceOf(r, [a, b]));
+  }
+  return out;
+}
