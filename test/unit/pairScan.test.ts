@@ -159,8 +159,9 @@ describe('pair scan: conflicts', () => {
 
   it('an umbrella over a task skill: the umbrella is the one whose requests spread', async () => {
     const files = library();
-    files.set('team/pdf-router/SKILL.md', withBody('pdf-router', 'Router for PDF work: hands off to the PDF skills for extracting text and tables, filling forms and merging files.', '# Extracting tables from PDF files\n\n# Filling PDF forms\n'));
+    files.set('team/pdf-router/SKILL.md', withBody('pdf-router', 'Router for PDF work: hands off to the PDF skills. Use for filling PDF forms, merging PDF files or extracting tables from PDF files.', '# Filling PDF forms\n\n# Merging PDF files\n'));
     files.set('team/pdf-forms/SKILL.md', withBody('pdf-forms', 'Fill and flatten PDF forms with field values. Use when filling PDF forms.', '# Filling PDF forms\n\n# Flattening\n'));
+    files.set('team/pdf-merge/SKILL.md', withBody('pdf-merge', 'Merge and split PDF files, reorder their pages. Use when merging PDF files.', '# Merging PDF files\n\n# Splitting\n'));
     const svc = await engine(files);
     const umbrellas = (await svc.pairFindings()).filter((p) => p.detail?.kind === 'umbrella');
     assert.ok(umbrellas.length >= 1, JSON.stringify(await svc.pairFindings()));

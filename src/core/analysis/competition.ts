@@ -4,8 +4,9 @@
  * are asked for), and what they say about a pair:
  *
  * - **competitors** (`skill.near-duplicate`): each takes the other's requests, i.e. at least half
- *   of the requests written for either rank the other in the top 3 beside it, and the router puts
- *   the other first for at least one of them: it cannot keep the two apart;
+ *   of the requests written for either rank the other in the top 3 beside it with close scores,
+ *   and the router puts the other first for at least one of them (or each takes two thirds): it
+ *   cannot keep the two apart;
  * - **variants** (`skill.conflict`): the same, between skills for two platforms, languages,
  *   frameworks or products, when a description does not name its own in its first sentence;
  * - **umbrella** (`skill.conflict`): a skill that presents itself as a router, index or
@@ -17,7 +18,7 @@
  */
 import type { SkillDoc } from '../types';
 import type { SkillProfiles } from './conflicts';
-import { detectFacets, facetMismatches, isUmbrella, mentionsSkill, type FacetFamily } from './facets';
+import { detectFacets, facetMismatches, mentionsSkill, type FacetFamily } from './facets';
 import { DEFAULT_COMPETITION, type CompetitionOptions } from './scanRun';
 import type { EvidenceRequest, ProbeDirection, ScopedRanking, Verdict } from './types';
 
@@ -35,27 +36,42 @@ export function rankOf(r: ScopedRanking, id: string): number {
 }
 
 /**
- * Whether a routed probe ranks both skills within the top 3 with close scores: the lower fused
- * score at least `close` times the higher (in a small library every skill is in the top 3; one
- * the request does not touch scores near 0). A pool of two says nothing about closeness: min-max
- * normalisation puts its second at 0 whatever it scored.
+ * Whether a routed probe ranks both skills within the top 3, the other close to the one it was
+ * written for (in a small library every skill is in the top 3; one the request does not touch
+ * is not close).
  */
-export function both(r: ScopedRanking, x: string, y: string, close = CLOSE): boolean {
+export function both(r: ScopedRanking, x: string, y: string): boolean {
   const rx = rankOf(r, x);
   const ry = rankOf(r, y);
   if (!rx || !ry || rx > TOP || ry > TOP) return false;
-  if (r.pool <= 2) return true;
-  const sx = r.scores[rx - 1];
-  const sy = r.scores[ry - 1];
-  return Math.min(sx, sy) >= close * Math.max(sx, sy);
+  return r.close[(r.for === x ? ry : rx) - 1];
 }
 
 /**
- * Lowest ratio of the two fused scores for a probe to count as taken by both (see `both`). On the
+ * Lowest ratio of two fused scores for the lower skill to stand close to the higher. On the
  * corpus, probes that rank a competitor in the top 3 have a median ratio of 0.62 and a tenth
  * under 0.4; 0.3 keeps those and drops what a small library ranks third only for want of others.
  */
 export const CLOSE = 0.3;
+/** The same for raw encoder cosines, read when the pool is too small to normalise. */
+export const CLOSE_DENSE = 0.7;
+
+/** Pools smaller than this are too small to min-max normalise meaningfully (a small library's). */
+export const SMALL_POOL = 10;
+
+/**
+ * Whether candidate `c` stands close to `self` (the probe's own skill) in a routed pool of
+ * `pool` candidates: the lower fused score at least `CLOSE` of the higher. Min-max normalising a
+ * small pool puts its last at 0 whatever it scored (two copies and a twin: the twin scores 0):
+ * there the raw encoder cosines decide, and without an encoder, being in the pool at all
+ * (sharing the request's words) does.
+ */
+export function closeTo(self: { fused: number; dense: number | null } | undefined, c: { fused: number; dense: number | null }, pool: number): boolean {
+  if (!self) return false;
+  const near = (a: number, b: number, at: number) => Math.max(a, b) > 0 && Math.min(a, b) >= at * Math.max(a, b);
+  if (pool >= SMALL_POOL) return near(self.fused, c.fused, CLOSE);
+  return self.dense === null || c.dense === null || near(self.dense, c.dense, CLOSE_DENSE);
+}
 
 /** What the probes written for `x` say about `y`. */
 export function direction(rankings: readonly ScopedRanking[], x: string, y: string): Direction {
@@ -89,6 +105,47 @@ export function spread(rankings: readonly ScopedRanking[], x: string): number {
 
 /** Families whose values set apart the same job: another platform, language or framework (and `product`, see `productSplit`). */
 const VARIANT_FAMILIES: readonly FacetFamily[] = ['language', 'frontend', 'mobile', 'cloud', 'engine', 'wiki'];
+
+/**
+ * Share of each side's probes that makes a pair competitors without the other ever ranking
+ * first: on the labelled decisions, requiring a first place or this share keeps needed-together
+ * pairs under 1% flagged; half without a first place flagged 6%.
+ */
+export const STRONG_SHARE = 2 / 3;
+
+/** Name words that say nothing of the job: a verb any skill does, a level. */
+const GENERIC_NAME_WORDS = new Set(['create', 'build', 'generat', 'make', 'write', 'use', 'manag', 'support', 'help', 'guid', 'expert', 'pro', 'master', 'skill', 'tool', 'helper', 'assist', 'advanc', 'basic', 'toolkit', 'kit', 'zh', 'cn', 'en', 'v2', 'v3']);
+
+/**
+ * Whether each of two skills names, in its description's first sentence, a word of its own name
+ * that neither the other's name nor its first sentence has (arize-dataset "… Arize datasets …",
+ * arize-experiment "… Arize experiments …"): what sets them apart is said where the agent reads
+ * first.
+ */
+export function saysItsOwnJobFirst(x: SkillDoc, y: SkillDoc, analyser: (text: string) => string[]): boolean {
+  const terms = (name: string) => new Set(analyser(name.replace(/[-_]+/g, ' ')).filter((t) => !GENERIC_NAME_WORDS.has(t)));
+  const nx = terms(x.name);
+  const ny = terms(y.name);
+  const fx = new Set(analyser(firstSentence(x.description)));
+  const fy = new Set(analyser(firstSentence(y.description)));
+  // A word of its own name in its first sentence that the other's first sentence lacks.
+  const own = (mine: Set<string>, theirs: Set<string>, first: Set<string>, other: Set<string>) =>
+    [...mine].some((t) => !theirs.has(t) && first.has(t) && !other.has(t));
+  return own(nx, ny, fx, fy) && own(ny, nx, fy, fx);
+}
+
+/** Words with which a skill presents itself as an umbrella over others: a router, an index, a bundle. */
+const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|index|bundle|hub|suite|skills|start)(?:$|[-_\s])/iu;
+const UMBRELLA_TEXT = /(?<![\p{L}])(?:router|entry point|start here|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?(?:agent )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|\d+ [\p{L}-]+(?: [\p{L}-]+)? (?:agent )?skills)(?![\p{L}])|统一入口|路由|索引|合集/iu;
+
+/**
+ * Whether a skill presents itself as an umbrella (a router, index or bundle of skills). Stricter
+ * than the routing judgement's `isUmbrella`: "company fundamentals" in a description is a topic,
+ * not an umbrella.
+ */
+export function presentsAsUmbrella(doc: SkillDoc): boolean {
+  return UMBRELLA_NAME.test(doc.name) || UMBRELLA_TEXT.test(doc.description);
+}
 
 /** The first sentence of a description (where an agent looks first); "Node.js" does not end one. */
 export function firstSentence(description: string): string {
@@ -154,11 +211,11 @@ export function judgeCompetition(
 
   // An umbrella and a task skill: the umbrella presents itself as one, and its requests spread
   // over more skills than the task's do (the direction comes from routing, not from the words).
-  const ux = isUmbrella(`${x.name} ${px.folder}`, x.description);
-  const uy = isUmbrella(`${y.name} ${py.folder}`, y.description);
+  const ux = presentsAsUmbrella(x);
+  const uy = presentsAsUmbrella(y);
   if (ux !== uy) {
     const [u, t, ru, rt] = ux ? [x, y, rx, ry] : [y, x, ry, rx];
-    if (spread(ru, u.id) > spread(rt, t.id)) return { kind: 'umbrella', umbrella: u.id, task: t.id };
+    if (spread(ru, u.id) >= spread(rt, t.id)) return { kind: 'umbrella', umbrella: u.id, task: t.id };
   }
 
   // The same job for two stacks, platforms or products: a conflict while a first sentence does
@@ -177,7 +234,12 @@ export function judgeCompetition(
     if (!unnamed.length) return null;
     return { kind: 'variant', family, values, unnamed };
   }
-  if (xy.first + yx.first < 1) return null;
+  // At the top: the other ranks first for one of the requests, or takes two in three both ways.
+  const strong = Math.min(shareX, shareY) >= STRONG_SHARE && Math.min(xy.sent, yx.sent) >= 2;
+  if (xy.first + yx.first < 1 && !strong) return null;
+  // Two jobs of one suite (arize-dataset, arize-experiment) share the suite's words, so their
+  // requests meet; when each first sentence says its own job, the agent has what it needs.
+  if (saysItsOwnJobFirst(x, y, analyser)) return null;
   return { kind: 'near-duplicate' };
 }
 

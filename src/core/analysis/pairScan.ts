@@ -17,9 +17,9 @@
 import { contentHash } from '../text/hash';
 import type { SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
-import { direction, judgeCompetition, KEPT, partnersOf, verifiedRequests } from './competition';
+import { closeTo, direction, judgeCompetition, KEPT, partnersOf, verifiedRequests } from './competition';
 import type { SkillProfiles } from './conflicts';
-import { findCopies, textSignature } from './copies';
+import { CopyIndex, textSignature } from './copies';
 import { PAIR_SCAN_VERSION, PairScanCache } from './pairCache';
 import { probeRequests, templateKey, type Probe } from './probes';
 import { DEFAULT_PAIR_SCAN, type PairScanOptions, type PairScanRun, type ProbeRouter } from './scanRun';
@@ -33,6 +33,12 @@ export const MAX_PROBES = 3;
 export const SCREEN_PROBES = 2;
 /** Skills whose probes a one-skill scan also routes (the ones its probes reach most). */
 const MAX_PARTNERS = 3;
+/**
+ * Libraries up to this size route every probe (a few seconds); larger ones screen by words first
+ * (the 2,817-skill corpus: ~8,000 routes instead of ~8,500 would take as long, but a full
+ * route of every probe and every pair's partners does not fit a minute).
+ */
+const SMALL_LIBRARY = 300;
 /** Probes routed between two chances for other work (the server's queue) to run. */
 const SLICE = 6;
 /** Probes screened by words alone between two such chances. */
@@ -101,7 +107,33 @@ class Scan {
     if (hit) return [...hit];
     const copies = await this.schedule(async () => this.copies());
     const copied = new Set(copies.map((p) => `${p.a}\n${p.b}`));
-    // A screen by words alone: which skills' first probes meet; only those pairs are routed in full.
+    const kept = docs.length <= SMALL_LIBRARY ? await this.routeAll(docs, copied) : await this.screenThenRoute(docs, copied);
+    const found = [...copies, ...kept.flatMap(([x, y]) => this.judge(x, y) ?? [])].sort(byPair);
+    this.cache.setResult(this.key, found);
+    this.cache.pruneSignatures(new Set(docs.map((d) => d.hash)));
+    return found;
+  }
+
+  /** A small library: every probe routed, the pairs whose probes meet both ways judged. */
+  private async routeAll(docs: readonly SkillDoc[], copied: ReadonlySet<string>): Promise<[SkillDoc, SkillDoc][]> {
+    this.total = docs.reduce((n, d) => n + this.probesOf(d).length, 0);
+    await this.route(docs.map((d) => [d, this.probesOf(d)] as const));
+    const partners = new Map(docs.map((d) => [d.id, new Set(partnersOf(this.rankingsOf(d), d.id))]));
+    const pairs: [SkillDoc, SkillDoc][] = [];
+    for (const d of docs) {
+      for (const other of partners.get(d.id)!) {
+        const o = this.byId.get(other);
+        if (o && d.id < other && partners.get(other)?.has(d.id) && !copied.has(`${d.id}\n${other}`)) pairs.push([d, o]);
+      }
+    }
+    return pairs;
+  }
+
+  /**
+   * A large library: a screen by words alone (which skills' first probes meet), then those
+   * skills' first probes routed in full, then the rest of the probes of the pairs still meeting.
+   */
+  private async screenThenRoute(docs: readonly SkillDoc[], copied: ReadonlySet<string>): Promise<[SkillDoc, SkillDoc][]> {
     const screened = await this.screen(docs);
     const candidates: [SkillDoc, SkillDoc][] = [];
     for (const d of docs) {
@@ -110,7 +142,6 @@ class Scan {
         if (o && d.id < other && screened.get(other)?.has(d.id) && !copied.has(`${d.id}\n${other}`)) candidates.push([d, o]);
       }
     }
-    // Their first probes routed in full; pairs still meeting there get the rest of their probes.
     const first = [...new Set(candidates.flat())];
     this.total = first.length * SCREEN_PROBES;
     await this.route(first.map((d) => [d, this.probesOf(d).slice(0, SCREEN_PROBES)] as const));
@@ -119,10 +150,7 @@ class Scan {
     const rest = [...new Set(kept.flat())];
     this.total = this.routed + rest.reduce((n, d) => n + Math.max(0, this.probesOf(d).length - SCREEN_PROBES), 0);
     await this.route(rest.map((d) => [d, this.probesOf(d).slice(SCREEN_PROBES)] as const));
-    const found = [...copies, ...kept.flatMap(([x, y]) => this.judge(x, y) ?? [])].sort(byPair);
-    this.cache.setResult(this.key, found);
-    this.cache.pruneSignatures(new Set(docs.map((d) => d.hash)));
-    return found;
+    return kept;
   }
 
   async focus(id: string): Promise<PairFinding[]> {
@@ -176,8 +204,30 @@ class Scan {
     return contentHash(parts.join('\n'));
   }
 
+  private copyIndex: CopyIndex | null = null;
+
+  /** The library's copy pairs, or those of one skill. */
   private copies(focus?: string): PairFinding[] {
-    return findCopies(this.input.docs, (d) => this.cache.signature(d.hash, () => textSignature(d)), focus);
+    this.copyIndex ??= new CopyIndex(this.input.docs, (d) => this.cache.signature(d.hash, () => textSignature(d)));
+    return focus === undefined ? this.copyIndex.all() : this.copyIndex.of(focus);
+  }
+
+  /**
+   * Rankings of `doc`'s probes with the other copies of `x` and `y` left out: a copy of either
+   * takes a place in the top 3 that says nothing new (the copy finding says it), and would push
+   * the other out.
+   */
+  private rankingsFor(doc: SkillDoc, x: string, y: string): ScopedRanking[] {
+    const drop = new Set<string>();
+    for (const id of [x, y]) for (const p of this.copies(id)) drop.add(p.a === id ? p.b : p.a);
+    drop.delete(x);
+    drop.delete(y);
+    const list = this.rankingsOf(doc);
+    if (!drop.size) return list;
+    return list.map((r) => {
+      const keep = r.ids.map((id, i) => (drop.has(id) ? -1 : i)).filter((i) => i >= 0);
+      return { ...r, ids: keep.map((i) => r.ids[i]), close: keep.map((i) => r.close[i]) };
+    });
   }
 
   private probesOf(doc: SkillDoc): Probe[] {
@@ -190,11 +240,17 @@ class Scan {
     return list;
   }
 
-  /** In how many skills each sentence and heading occurs (template text is in many). */
+  /**
+   * In how many skills each sentence and heading occurs (template text is in many); copies, which
+   * share their description, count once.
+   */
   private templateCounts(): Map<string, number> {
     if (this.shared) return this.shared;
     const counts = new Map<string, number>();
+    const listings = new Set<string>();
     for (const d of this.input.docs) {
+      if (listings.has(d.description)) continue;
+      listings.add(d.description);
       const keys = this.cache.templateKeys(d.hash, () => {
         const f = fragments(d);
         return [...new Set([...f.description, ...f.headings].map(templateKey))];
@@ -270,11 +326,12 @@ class Scan {
           const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
           const scope = scopeOf(doc.id, this.opts.acrossFolders);
           const ids: string[] = [];
-          const scores: number[] = [];
+          const close: boolean[] = [];
+          const self = ranking.candidates.find((c) => c.id === doc.id);
           for (const c of ranking.candidates) {
             if (scope && scopeOf(c.id, false) !== scope) continue;
             ids.push(c.id);
-            scores.push(c.fused);
+            close.push(c.id === doc.id || closeTo(self, c, ranking.candidates.length));
             if (ids.length >= KEPT) break;
           }
           const routed: ScopedRanking = {
@@ -282,8 +339,7 @@ class Scan {
             source: probe.source,
             for: doc.id,
             ids,
-            scores,
-            pool: ranking.candidates.length,
+            close,
             ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
           };
           this.rankings.set(this.probeKey(doc, probe), routed);
@@ -299,8 +355,8 @@ class Scan {
   private judge(x: SkillDoc, y: SkillDoc): PairFinding | null {
     const [a, b] = x.id < y.id ? [x, y] : [y, x];
     if (scopeOf(a.id, this.opts.acrossFolders) !== scopeOf(b.id, this.opts.acrossFolders)) return null;
-    const ra = this.rankingsOf(a);
-    const rb = this.rankingsOf(b);
+    const ra = this.rankingsFor(a, a.id, b.id);
+    const rb = this.rankingsFor(b, a.id, b.id);
     const verdict = judgeCompetition(a, b, ra, rb, this.input.profiles, this.opts);
     if (!verdict) return null;
     const requests = verifiedRequests([...ra, ...rb], a.id, b.id);

@@ -32,7 +32,7 @@ export const DEFAULT_PAIR_SCAN: PairScanOptions = { ...DEFAULT_COMPETITION, acro
 
 /** One routed request, as much of the pipeline's ranking as the scan reads. */
 export interface ProbeRanking {
-  candidates: readonly { id: string; fused: number }[];
+  candidates: readonly { id: string; fused: number; dense: number | null }[];
   request: { readAs: string | null };
   /** Which reranker and encoder ordered it (part of the cache key). */
   reranker: string | null;

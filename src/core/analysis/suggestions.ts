@@ -7,7 +7,7 @@
  */
 import { hasCjk } from '../text/analyse';
 import type { SkillDoc } from '../types';
-import type { Analyser, SkillProfiles } from './conflicts';
+import { termCosine, type Analyser, type SkillProfiles } from './conflicts';
 
 /** Phrases in one line: enough to say what the other skill is for, short enough to read. */
 const MAX_PHRASES = 3;
@@ -82,7 +82,8 @@ function chinesePhrases(description: string, analyser: Analyser, score: (terms: 
   const out: Phrase[] = [];
   let at = 0;
   for (const raw of description.split(/[、，。；：,;:（）()\n“”"'‘’「」]+/u)) {
-    const item = raw.trim();
+    // "当用户要求…时使用" wraps the item in when-words that would read twice in "涉及…时".
+    const item = raw.trim().replace(/^(?:当(?:用户)?(?:要求|需要|提及|想要)?|用于|使用|包括|支持|或|和|以及)+/u, '').replace(/(?:时使用|时|等|时必不可少)+$/u, '').trim();
     const terms = analyser(item);
     at++;
     if (!item || item.length > 14 || !terms.length) continue;
@@ -132,10 +133,21 @@ function joinPhrases(list: readonly string[], zh: boolean): string {
 }
 
 /**
+ * Descriptions this alike (TF-IDF cosine of name + description) say the same: the words that
+ * differ are incidental ("drop" for "remove"), and a line built from them would send requests
+ * nowhere. The fix is to merge, which the message says.
+ */
+export const SAME_WORDS = 0.7;
+
+/**
  * The line to add to `self`'s description: "For …, use <other>." in the language of `self`'s
- * description; `lead` puts phrases first (a variant's platform). Null when nothing sets `other` apart.
+ * description; `lead` puts phrases first (a variant's platform). Null when nothing sets `other`
+ * apart, or the two say the same (see `SAME_WORDS`) and nothing leads.
  */
 export function useOtherLine(self: SkillDoc, other: SkillDoc, profiles: SkillProfiles, analyser: Analyser, lead: readonly string[] = []): string | null {
+  const ps = profiles.get(self.id);
+  const po = profiles.get(other.id);
+  if (!lead.length && ps && po && termCosine(ps.terms, po.terms) >= SAME_WORDS) return null;
   const phrases = [...new Set([...lead, ...distinguishingPhrases(self, other, profiles, analyser)])].slice(0, MAX_PHRASES);
   if (!phrases.length) return null;
   return hasCjk(self.description) ? `涉及${joinPhrases(phrases, true)}时，请使用 ${other.name}。` : `For ${joinPhrases(phrases, false)}, use ${other.name}.`;

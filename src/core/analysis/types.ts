@@ -50,13 +50,11 @@ export interface ScopedRanking {
   /** Ids in rank order within the scope (the first few). */
   ids: string[];
   /**
-   * The first stage's fused score of each of `ids` (min-max normalised over the request's pool):
-   * how close two skills stand on words and meaning, before the reranker's softmax, which puts
-   * nearly all its mass on one skill even when two do the same job.
+   * For each of `ids`, whether it stands close to the skill the probe was written for on the
+   * first stage's scores (see `closeTo` in competition.ts): the reranker's softmax puts nearly
+   * all its mass on one skill even when two do the same job, so closeness is read before it.
    */
-  scores: number[];
-  /** Candidates in the request's whole pool (min-max normalising a pool of two leaves the second at 0). */
-  pool: number;
+  close: boolean[];
   /** The request in bridged English, for a Chinese request. */
   readAs?: string;
 }
