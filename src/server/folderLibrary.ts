@@ -9,10 +9,9 @@ import type { CancellationTokenSource } from 'vscode-languageserver';
 import type { IndexStats, LiveSkillService } from '../core/service';
 import type { Logger, ProgressSink } from '../core/types';
 import { defaultCacheDir, type Device, type OpenLibraryOptions } from '../node/library';
-import { readPairCache, writePairCache } from '../node/pairCacheFile';
 import type { IndexState, InitializationOptions } from '../shared/protocol';
 import { errorMessage } from './logger';
-import { PairFindingsStore, type PairCacheStorage } from './pairFindings';
+import { PairFindingsStore } from './pairFindings';
 import { DEFAULT_SETTINGS, type ServerSettings } from './settings';
 
 type Timer = ReturnType<typeof setTimeout>;
@@ -94,10 +93,9 @@ export class FolderLibrary {
     return init.cacheDir ? path.join(init.cacheDir, 'index', `${this.name.replace(/[^\w.-]/g, '_')}-${cacheKey}`) : undefined;
   }
 
-  /** Where the pair scan's results are kept between sessions: beside the index cache. */
-  pairCacheStorage(init: InitializationOptions, logger: Logger): PairCacheStorage {
-    const dir = this.cacheDir(init) ?? defaultCacheDir(this.root);
-    return { read: () => readPairCache(dir, logger), write: (cache) => writePairCache(dir, cache, logger) };
+  /** Where the pair scan's results are kept between sessions: the index cache folder. */
+  pairCacheDir(init: InitializationOptions): string {
+    return this.cacheDir(init) ?? defaultCacheDir(this.root);
   }
 
   /** What `openLibrary` gets for this folder under its current settings. */

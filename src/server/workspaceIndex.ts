@@ -40,7 +40,7 @@ import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary } from './folderLibrary';
 import { indexPercent, indexStatus } from './indexStatus';
 import { errorMessage, type ServerLogger } from './logger';
-import { pairInputKey } from './pairFindings';
+import { pairInputKey, type PairCacheStorage } from './pairFindings';
 import { PairPasses } from './pairPasses';
 import { routeResponse, type FolderRanking } from './routeResponse';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
@@ -58,6 +58,8 @@ export interface IndexHost {
   status(status: IndexStatus): void;
   /** Link of a diagnostic code into docs/diagnostics.md. */
   href(code: string): string;
+  /** Where a library's pair-scan results are kept between sessions (absent: in memory only). */
+  pairCacheStorage?(dir: string): PairCacheStorage;
   log: ServerLogger;
 }
 
@@ -220,7 +222,7 @@ export class WorkspaceIndex {
         lib.service = service;
         lib.stats = stats;
         lib.error = null;
-        await lib.pairs.attach(lib.pairCacheStorage(this.opts.init, this.host.log));
+        if (this.host.pairCacheStorage) await lib.pairs.attach(this.host.pairCacheStorage(lib.pairCacheDir(this.opts.init)));
         // Buffers edited while the files were being read.
         for (const doc of this.docs.values()) {
           const ref = this.refFor(lib, doc.key);

@@ -60,17 +60,34 @@ export const CLOSE_DENSE = 0.7;
 export const SMALL_POOL = 10;
 
 /**
+ * The same for raw lexical (BM25) scores, read in a small pool without an encoder: only a skill
+ * the request's words all but miss is not close. In a library of a few skills, words the skills
+ * share weigh almost nothing (BM25's IDF), so even the same job for another framework (React vs
+ * Vue tests, alone in a library) scores 0.08-0.15 of the probe's own skill; a skill reached by
+ * one incidental bridged word ("write") scores under 0.04.
+ */
+export const CLOSE_WORDS = 0.05;
+
+/** One candidate's first-stage scores, as closeness reads them. */
+export interface FirstStageScores {
+  id: string;
+  fused: number;
+  dense: number | null;
+}
+
+/**
  * Whether candidate `c` stands close to `self` (the probe's own skill) in a routed pool of
  * `pool` candidates: the lower fused score at least `CLOSE` of the higher. Min-max normalising a
- * small pool puts its last at 0 whatever it scored (two copies and a twin: the twin scores 0):
- * there the raw encoder cosines decide, and without an encoder, being in the pool at all
- * (sharing the request's words) does.
+ * small pool puts its last at 0 whatever it scored (two copies and a twin: the copies score 0):
+ * there the raw encoder cosines decide, and without an encoder the raw lexical scores `words`
+ * (BM25 of the request against every skill).
  */
-export function closeTo(self: { fused: number; dense: number | null } | undefined, c: { fused: number; dense: number | null }, pool: number): boolean {
+export function closeTo(self: FirstStageScores | undefined, c: FirstStageScores, pool: number, words?: ReadonlyMap<string, number>): boolean {
   if (!self) return false;
   const near = (a: number, b: number, at: number) => Math.max(a, b) > 0 && Math.min(a, b) >= at * Math.max(a, b);
   if (pool >= SMALL_POOL) return near(self.fused, c.fused, CLOSE);
-  return self.dense === null || c.dense === null || near(self.dense, c.dense, CLOSE_DENSE);
+  if (self.dense !== null && c.dense !== null) return near(self.dense, c.dense, CLOSE_DENSE);
+  return words ? near(words.get(self.id) ?? 0, words.get(c.id) ?? 0, CLOSE_WORDS) : true;
 }
 
 /** What the probes written for `x` say about `y`. */

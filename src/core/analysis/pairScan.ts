@@ -17,7 +17,7 @@
 import { contentHash } from '../text/hash';
 import type { SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
-import { closeTo, direction, judgeCompetition, KEPT, partnersOf, verifiedRequests } from './competition';
+import { closeTo, direction, judgeCompetition, KEPT, partnersOf, SMALL_POOL, verifiedRequests } from './competition';
 import type { SkillProfiles } from './conflicts';
 import { CopyIndex, textSignature } from './copies';
 import { PAIR_SCAN_VERSION, PairScanCache } from './pairCache';
@@ -260,12 +260,17 @@ class Scan {
     return (this.shared = counts);
   }
 
+  /** The first stage's raw lexical scores of a request (BM25F against every skill). */
+  private wordScores(query: string): Map<string, number> {
+    const pipeline = this.input.pipeline;
+    return pipeline.firstStage.lexicalScores(pipeline.analyse(query), pipeline.settings);
+  }
+
   /**
    * The skills each skill's first probes reach by words alone (the first stage's lexical scores,
    * Chinese requests with their bridged senses), within its scope: the screen of a library scan.
    */
   private async screen(docs: readonly SkillDoc[]): Promise<Map<string, Set<string>>> {
-    const pipeline = this.input.pipeline;
     const out = new Map<string, Set<string>>();
     const jobs = docs.flatMap((d) => this.probesOf(d).slice(0, SCREEN_PROBES).map((p) => [d, p] as const));
     for (const d of docs) out.set(d.id, new Set());
@@ -276,7 +281,7 @@ class Scan {
       throwIfCancelled(this.run.token);
       await this.schedule(async () => {
         for (const [doc, probe] of jobs.slice(i, i + SCREEN_SLICE)) {
-          const scores = pipeline.firstStage.lexicalScores(pipeline.analyse(probe.query), pipeline.settings);
+          const scores = this.wordScores(probe.query);
           const scope = scopeOf(doc.id, this.opts.acrossFolders);
           const top: [string, number][] = [];
           for (const [id, score] of scores) {
@@ -328,10 +333,13 @@ class Scan {
           const ids: string[] = [];
           const close: boolean[] = [];
           const self = ranking.candidates.find((c) => c.id === doc.id);
+          const pool = ranking.candidates.length;
+          // A small pool without an encoder is judged on the raw word scores (see closeTo).
+          const words = pool < SMALL_POOL && self?.dense === null ? this.wordScores(probe.query) : undefined;
           for (const c of ranking.candidates) {
             if (scope && scopeOf(c.id, false) !== scope) continue;
             ids.push(c.id);
-            close.push(c.id === doc.id || closeTo(self, c, ranking.candidates.length));
+            close.push(c.id === doc.id || closeTo(self, c, pool, words));
             if (ids.length >= KEPT) break;
           }
           const routed: ScopedRanking = {
