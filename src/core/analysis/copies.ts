@@ -20,7 +20,7 @@ export const LISTING_RESEMBLANCE = 0.9;
 
 const SHINGLE = 5;
 /** Words read per skill: a copy shows in its first pages; huge bodies would only cost time. */
-const MAX_TOKENS = 20000;
+const MAX_TOKENS = 8000;
 const BANDS = 8;
 const LISTING_BANDS = 4;
 const ROWS = 2;
@@ -70,9 +70,15 @@ function mix(x: number, i: number): number {
 /** Sorted hashes of the 5-word sequences of `text` (the whole text when shorter), and its word count. */
 function shinglesOf(text: string): { shingles: Uint32Array; words: number } {
   const tokens = normalisedTokens(text);
+  // Each word hashed once; a shingle's hash mixes its five word hashes (no string per shingle).
+  const h = tokens.map(fnv);
   const set = new Set<number>();
   if (tokens.length < SHINGLE) set.add(fnv(tokens.join(' ')));
-  for (let i = 0; i + SHINGLE <= tokens.length; i++) set.add(fnv(tokens.slice(i, i + SHINGLE).join(' ')));
+  for (let i = 0; i + SHINGLE <= h.length; i++) {
+    let x = 0x811c9dc5;
+    for (let k = 0; k < SHINGLE; k++) x = Math.imul(x ^ h[i + k], 0x01000193);
+    set.add(x >>> 0);
+  }
   return { shingles: Uint32Array.from(set).sort(), words: tokens.length };
 }
 

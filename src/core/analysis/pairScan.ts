@@ -130,8 +130,8 @@ class Scan {
   }
 
   /**
-   * A large library: a screen by words alone (which skills' first probes meet), then those
-   * skills' first probes routed in full, then the rest of the probes of the pairs still meeting.
+   * A large library: a screen by words alone (which skills' first two probes meet), then those
+   * skills' first probe routed in full, then the rest of the probes of the pairs it shows meeting.
    */
   private async screenThenRoute(docs: readonly SkillDoc[], copied: ReadonlySet<string>): Promise<[SkillDoc, SkillDoc][]> {
     const screened = await this.screen(docs);
@@ -142,14 +142,15 @@ class Scan {
         if (o && d.id < other && screened.get(other)?.has(d.id) && !copied.has(`${d.id}\n${other}`)) candidates.push([d, o]);
       }
     }
+    // Their first probe routed in full; the pairs it shows meeting both ways get the rest.
     const first = [...new Set(candidates.flat())];
-    this.total = first.length * SCREEN_PROBES;
-    await this.route(first.map((d) => [d, this.probesOf(d).slice(0, SCREEN_PROBES)] as const));
+    this.total = first.length;
+    await this.route(first.map((d) => [d, this.probesOf(d).slice(0, 1)] as const));
     const meets = (x: SkillDoc, y: SkillDoc) => direction(this.rankingsOf(x), x.id, y.id).taken > 0;
     const kept = candidates.filter(([x, y]) => meets(x, y) && meets(y, x));
     const rest = [...new Set(kept.flat())];
-    this.total = this.routed + rest.reduce((n, d) => n + Math.max(0, this.probesOf(d).length - SCREEN_PROBES), 0);
-    await this.route(rest.map((d) => [d, this.probesOf(d).slice(SCREEN_PROBES)] as const));
+    this.total = this.routed + rest.reduce((n, d) => n + Math.max(0, this.probesOf(d).length - 1), 0);
+    await this.route(rest.map((d) => [d, this.probesOf(d).slice(1)] as const));
     return kept;
   }
 
