@@ -153,12 +153,12 @@ export function saysItsOwnJobFirst(x: SkillDoc, y: SkillDoc, analyser: (text: st
 
 /** Words with which a skill presents itself as an umbrella over others: a router, an index, a bundle. */
 const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|index|bundle|hub|suite|skills|start)(?:$|[-_\s])/iu;
-const UMBRELLA_TEXT = /(?<![\p{L}])(?:router|entry point|start here|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?(?:agent )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|\d+ [\p{L}-]+(?: [\p{L}-]+)? (?:agent )?skills)(?![\p{L}])|统一入口|路由|索引|合集/iu;
+const UMBRELLA_TEXT = /(?<![\p{L}])(?:(?:a|the) router|router for|entry point|start here|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?(?:agent )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|\d+ [\p{L}-]+(?: [\p{L}-]+)? (?:agent )?skills)(?![\p{L}])|统一入口|路由|索引|合集/iu;
 
 /**
  * Whether a skill presents itself as an umbrella (a router, index or bundle of skills). Stricter
- * than the routing judgement's `isUmbrella`: "company fundamentals" in a description is a topic,
- * not an umbrella.
+ * than the routing judgement's `isUmbrella`: "company fundamentals" or "React Router" in a
+ * description is a topic, not an umbrella.
  */
 export function presentsAsUmbrella(doc: SkillDoc): boolean {
   return UMBRELLA_NAME.test(doc.name) || UMBRELLA_TEXT.test(doc.description);
