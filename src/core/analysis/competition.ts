@@ -5,7 +5,7 @@
  *
  * - **competitors** (`skill.near-duplicate`): each takes the other's requests, i.e. at least half
  *   of the requests written for either rank the other in the top 3 beside it with close scores,
- *   and the router puts the other first for at least one of them (or each takes two thirds): it
+ *   and the router puts the other first for at least one of them (or each takes all of them): it
  *   cannot keep the two apart;
  * - **variants** (`skill.conflict`): the same, between skills for two platforms, languages,
  *   frameworks or products, when a description does not name its own in its first sentence;
@@ -125,10 +125,12 @@ const VARIANT_FAMILIES: readonly FacetFamily[] = ['language', 'frontend', 'mobil
 
 /**
  * Share of each side's probes that makes a pair competitors without the other ever ranking
- * first: on the labelled decisions, requiring a first place or this share keeps needed-together
- * pairs under 1% flagged; half without a first place flagged 6%.
+ * first: all of them. In two judged samples of the corpus, every wrong near-duplicate (suite
+ * siblings such as a root-cause and a prevention skill of one vendor, personas of one person) had
+ * no first place and missed at least one probe; requiring a first place or every probe kept the
+ * copies-in-all-but-name and the real competitors.
  */
-export const STRONG_SHARE = 2 / 3;
+export const STRONG_SHARE = 1;
 
 /** Name words that say nothing of the job: a verb any skill does, a level. */
 const GENERIC_NAME_WORDS = new Set(['create', 'build', 'generat', 'make', 'write', 'use', 'manag', 'support', 'help', 'guid', 'expert', 'pro', 'master', 'skill', 'tool', 'helper', 'assist', 'advanc', 'basic', 'toolkit', 'kit', 'zh', 'cn', 'en', 'v2', 'v3']);
@@ -251,7 +253,7 @@ export function judgeCompetition(
     if (!unnamed.length) return null;
     return { kind: 'variant', family, values, unnamed };
   }
-  // At the top: the other ranks first for one of the requests, or takes two in three both ways.
+  // At the top: the other ranks first for one of the requests, or takes every one both ways.
   const strong = Math.min(shareX, shareY) >= STRONG_SHARE && Math.min(xy.sent, yx.sent) >= 2;
   if (xy.first + yx.first < 1 && !strong) return null;
   // Two jobs of one suite (arize-dataset, arize-experiment) share the suite's words, so their
