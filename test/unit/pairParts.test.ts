@@ -127,3 +127,18 @@ describe('the suggested line', () => {
     assert.match(useOtherLine(zh[0], zh[1], zp, words) ?? '', /^涉及.+时，请使用 b。$/);
   });
 });
+
+describe('product splits', () => {
+  it('finds the products two names set apart, written as proper nouns in their descriptions', async () => {
+    const { productSplit } = await import('../../src/core/analysis/competition');
+    const paypal = doc('a/paypal-integration', 'paypal-integration', 'Integrate PayPal payment processing with express checkout.');
+    const stripe = doc('a/stripe-integration', 'stripe-integration', 'Implement Stripe payment processing for checkout.');
+    assert.deepEqual(productSplit(paypal, stripe, words), { a: ['PayPal'], b: ['Stripe'] });
+    const anime = doc('a/animejs-animation', 'animejs-animation', '高级动画库技能，触发词：Anime.js动画、网页动画');
+    const three = doc('a/threejs-animation', 'threejs-animation', 'Three.js 动画——关键帧动画、骨骼动画');
+    assert.deepEqual(productSplit(anime, three, words), { a: ['Anime.js'], b: ['Three.js'] });
+    const pro = doc('a/fastapi-pro', 'fastapi-pro', 'Build high-performance async APIs with FastAPI.');
+    const templates = doc('a/fastapi-templates', 'fastapi-templates', 'Create production-ready FastAPI projects.');
+    assert.equal(productSplit(pro, templates, words), null, 'pro and templates are not products');
+  });
+});

@@ -171,13 +171,20 @@ export function firstSentence(description: string): string {
   return description.trim().split(/(?<=[.!?])\s+|(?<=[。！？])|\n/u)[0] ?? '';
 }
 
-/** A name word written as a proper noun in the description ("PayPal", "Dropbox", "ISMS"), where it does not start a sentence. */
+/**
+ * A name word written as a proper noun in the description ("PayPal", "Dropbox", "ISMS", "Anime.js"
+ * for `animejs`), where it does not start a sentence; null when it is not.
+ */
 function properNoun(word: string, description: string): string | null {
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu');
-  for (const m of description.matchAll(re)) {
-    const surface = m[0];
+  const key = word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (!key) return null;
+  for (const m of description.matchAll(/[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N}.+#-]*/gu)) {
+    const surface = m[0].replace(/[.-]+$/u, '');
+    if (surface.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '') !== key) continue;
     const start = m.index === 0 || /[.!?。！？:]\s*$/u.test(description.slice(Math.max(0, m.index! - 3), m.index));
-    if (/^\p{Lu}{2,}$/u.test(surface) || (/^\p{Lu}/u.test(surface) && !start) || /\p{Ll}\p{Lu}/u.test(surface)) return surface;
+    // Capitals that open a sentence say nothing; a name written Three.js or PayPal does.
+    const marked = /^\p{Lu}{2,}$/u.test(surface) || /\p{Ll}\p{Lu}/u.test(surface) || /^\p{Lu}.*[.+#\d]/u.test(surface);
+    if (marked || (/^\p{Lu}/u.test(surface) && !start)) return surface;
   }
   return null;
 }
