@@ -191,16 +191,25 @@ function properNoun(word: string, description: string): string | null {
 
 /**
  * The products that set two skills apart, when each name has a word the other lacks that its
- * description writes as a proper noun (PayPal vs Stripe, Box vs Dropbox): the same job for
- * another service is a platform split the agent cannot guess. Null when either side has none.
+ * description writes as a proper noun (PayPal vs Stripe, Box vs Dropbox), and that few skills'
+ * names and descriptions use (`rare`): the same job for another service is a platform split the
+ * agent cannot guess. Null when either side has none.
  */
-export function productSplit(x: SkillDoc, y: SkillDoc, analyser: (text: string) => string[]): { a: string[]; b: string[] } | null {
+export function productSplit(
+  x: SkillDoc,
+  y: SkillDoc,
+  analyser: (text: string) => string[],
+  rare: (term: string) => boolean = () => true,
+): { a: string[]; b: string[] } | null {
   const words = (doc: SkillDoc) => doc.name.split(/[-_\s]+/).filter((w) => w.length >= 2);
   const terms = (doc: SkillDoc) => new Set(words(doc).flatMap((w) => analyser(w)));
   const tx = terms(x);
   const ty = terms(y);
+  // A product is named by few skills; "Infrastructure" or "Code" capitalised in a title is not one.
   const own = (doc: SkillDoc, others: Set<string>) =>
-    words(doc).filter((w) => analyser(w).every((t) => !others.has(t))).flatMap((w) => properNoun(w, doc.description) ?? []);
+    words(doc)
+      .filter((w) => analyser(w).every((t) => !others.has(t) && rare(t)))
+      .flatMap((w) => properNoun(w, doc.description) ?? []);
   const a = own(x, ty);
   const b = own(y, tx);
   return a.length && b.length ? { a, b } : null;
@@ -247,7 +256,9 @@ export function judgeCompetition(
   // The same job for two stacks, platforms or products: a conflict while a first sentence does
   // not say which; variants that name what sets them apart first are told apart already.
   const mismatch = facetMismatches(px.facets, py.facets).find((m) => VARIANT_FAMILIES.includes(m.family));
-  const product = mismatch ? null : productSplit(x, y, analyser);
+  // Rare: in at most 0.5% of the library's skills (3 in a small one).
+  const rareDf = Math.max(3, profiles.size * 0.005);
+  const product = mismatch ? null : productSplit(x, y, analyser, (t) => profiles.idfOf(t) >= Math.log(1 + profiles.size / rareDf));
   if (mismatch || product) {
     const family = mismatch?.family ?? 'product';
     const values = mismatch ? { [x.id]: mismatch.a, [y.id]: mismatch.b } : { [x.id]: product!.a, [y.id]: product!.b };
