@@ -62,6 +62,14 @@ async function main(): Promise<void> {
   const docs = svc.skills();
   const load0 = loadavg()[0];
 
+  // Count what the scan routes (the engine's own pipeline, wrapped here only to count).
+  let routed = 0;
+  const rank = svc.pipeline.rank.bind(svc.pipeline);
+  (svc.pipeline as { rank: typeof rank }).rank = (query, opts) => {
+    routed++;
+    return rank(query, opts);
+  };
+
   // Cold: nothing cached; then warm in memory, then read back from its JSON (a fresh process).
   const cache = new PairScanCache();
   const cold = await timed(() => svc.pairFindings(undefined, { cache, options }));
@@ -69,6 +77,7 @@ async function main(): Promise<void> {
   const json = JSON.stringify(cache);
   const reread = await timed(() => svc.pairFindings(undefined, { cache: PairScanCache.fromJSON(JSON.parse(json)), options }));
   const findings = cold.value;
+  const coldRoutes = routed;
   if (process.env.PAIR_DUMP) writeFileSync(process.env.PAIR_DUMP, JSON.stringify(findings));
 
   // One skill after an edit of its description: its findings alone (what the editor re-checks).
@@ -146,7 +155,7 @@ async function main(): Promise<void> {
     model: stats.model,
     acrossFolders: across,
     loadAverage: [load0, loadavg()[0]],
-    cold: { wallMs: Math.round(cold.wallMs), cpuMs: Math.round(cold.cpuMs) },
+    cold: { wallMs: Math.round(cold.wallMs), cpuMs: Math.round(cold.cpuMs), routes: coldRoutes },
     warm: { wallMs: Math.round(warm.wallMs), cpuMs: Math.round(warm.cpuMs) },
     warmFromJson: { wallMs: Math.round(reread.wallMs), bytes: json.length },
     edit: { n: editMs.length, p50Ms: Math.round(quantile(editMs, 0.5)), p95Ms: Math.round(quantile(editMs, 0.95)), maxMs: Math.round(Math.max(...editMs)) },
@@ -173,7 +182,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       `${docs.length} skills (${stats.model ?? 'no model'}), pairs ${across ? 'across folders' : 'within each top-level folder'}, load ${load0.toFixed(1)}`,
-      `library-wide: cold ${result.cold.wallMs} ms (CPU ${result.cold.cpuMs} ms), warm ${result.warm.wallMs} ms, warm from JSON ${result.warmFromJson.wallMs} ms (${json.length} bytes)`,
+      `library-wide: cold ${result.cold.wallMs} ms (CPU ${result.cold.cpuMs} ms, ${coldRoutes} probes routed), warm ${result.warm.wallMs} ms, warm from JSON ${result.warmFromJson.wallMs} ms (${json.length} bytes)`,
       `one skill after an edit: p50 ${result.edit.p50Ms} ms, p95 ${result.edit.p95Ms} ms (n=${result.edit.n})`,
       `findings: ${kinds.copy} copies, ${kinds['near-duplicate']} near-duplicates, ${kinds.conflict} conflicts; unverified examples: ${unverified.length}`,
       `redundant sets found: ${d.redundantFoundAsNearDuplicate}/${d.redundantSets} as near-duplicates, ${d.redundantFoundAsNearDuplicateOrCopy}/${d.redundantSets} with copies (${d.redundantInOneCollectionFound}/${d.redundantSetsInOneCollection} of those in one collection)`,
