@@ -79,8 +79,9 @@ export class PairPasses {
     const t0 = performance.now();
     const pass = lib.pairs.analysis.begin(queue.length);
     const live = () => pass.live() && generation === lib.generation && !!lib.service;
+    // The scan counts probe requests; the status counts skills: report the share done as skills.
     const report = (n: number, total: number) => {
-      pass.report(n, total);
+      pass.report(Math.min(queue.length, Math.round((n / Math.max(1, total)) * queue.length)), queue.length);
       this.host.progressed();
     };
     try {
@@ -157,7 +158,7 @@ export class PairPasses {
     let moved = 0;
     try {
       const all = await scanned(lib, scanRun(lib, live, (n, total) => {
-        pass.report(n, total);
+        pass.report(Math.min(ids.length, Math.round((n / Math.max(1, total)) * ids.length)), ids.length);
         this.host.progressed();
       }));
       if (!all || !live()) return;
