@@ -99,7 +99,7 @@ async function main(): Promise<void> {
 
   // The library-wide findings the check command and the language server report.
   const t0 = performance.now();
-  const findings = svc.pairFindings();
+  const findings = await svc.pairFindings();
   const findingsMs = performance.now() - t0;
   const byReason = new Map<string, number>();
   for (const f of findings) byReason.set(f.kind === 'conflict' ? `conflict: ${f.reason}` : f.kind, (byReason.get(f.kind === 'conflict' ? `conflict: ${f.reason}` : f.kind) ?? 0) + 1);

@@ -147,6 +147,7 @@ export interface IndexOptions {
   progress?: ProgressSink;
 }
 
+import type { PairScanRun } from './analysis/scanRun';
 import type { PairFinding, SkipReason } from './analysis/types';
 import type { SkillFileRef } from './workspace';
 
@@ -161,10 +162,12 @@ export interface SkillService {
   /** Parsed skills of the last `index` call, in id order. */
   skills(): readonly SkillDoc[];
   /**
-   * Near-duplicate and conflict findings between skills of the last `index` call; only those
-   * involving `skillId` when given.
+   * Copy, near-duplicate and conflict findings between skills of the last `index` call, from
+   * their text and from routing probe requests (analysis/pairScan.ts); only those involving
+   * `skillId` when given. `run` passes the caches, the author's requests, scheduling and
+   * cancellation.
    */
-  pairFindings(skillId?: string): PairFinding[];
+  pairFindings(skillId?: string, run?: PairScanRun): Promise<PairFinding[]>;
   /** Files that were found but could not be read as skills, with the reason. */
   failures(): readonly { path: string; message: string }[];
   dispose(): Promise<void>;

@@ -3,6 +3,8 @@
  * (file access, embedder, vector index, reranker, logger) injected.
  */
 
+import type { PairEvidence } from './analysis/types';
+
 /** A zero-based, end-exclusive text range, the same shape as an LSP range. */
 export interface TextRange {
   start: { line: number; character: number };
@@ -21,6 +23,10 @@ export interface Finding {
   /** Client profile that raised it (`spec`, `claude-code`, `copilot`, `codex`), if any. */
   profile?: string;
   related?: { skillId: string; path: string; range: TextRange; message: string }[];
+  /** For pair findings: the routing evidence behind the claim (requests and their ranks, probes). */
+  evidence?: PairEvidence;
+  /** For pair findings: a line a quick fix may add to this skill's description. */
+  suggestion?: string;
 }
 
 /** One parsed SKILL.md. */

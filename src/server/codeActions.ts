@@ -7,7 +7,7 @@ import { isProfileId, type ProfileId } from '../core/profiles';
 import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
 import type { DiagnosticData } from './diagnostics';
 import {
-  addDisambiguationEdit,
+  addDescriptionLineEdit,
   descriptionLimit,
   ignoreCommentEdit,
   ignoreMetadataEdit,
@@ -22,8 +22,6 @@ export interface CodeActionInput {
   diagnostics: Diagnostic[];
   /** The folder name `name` must equal; undefined for folder-less files. */
   folderName?: string;
-  /** Descriptions of twin skills by id (for the disambiguation line). */
-  twinDescription(id: string): string | undefined;
   /** Whether the client can show a preview before applying (change annotations). */
   annotations: boolean;
 }
@@ -114,12 +112,14 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
         actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: wsEdit });
       }
     }
-    if ((d.code === 'skill.near-duplicate' || d.code === 'skill.conflict') && data.twin) {
-      const twin = { name: data.twin.name, description: input.twinDescription(data.twin.id) ?? '' };
-      const add = addDisambiguationEdit(text, twin);
+    if ((d.code === 'skill.near-duplicate' || d.code === 'skill.conflict' || d.code === 'skill.copy') && data.twin) {
+      const twin = data.twin;
+      // The line comes from the words that set the twin apart (core); a copy gets none, since
+      // telling a copy apart from itself means nothing.
+      const add = d.code !== 'skill.copy' && data.suggestion ? addDescriptionLineEdit(text, data.suggestion) : null;
       if (add) {
         actions.push({
-          title: `Add a line to the description saying when to use "${twin.name}" instead`,
+          title: `Add to the description: "${data.suggestion}"`,
           kind: CodeActionKind.QuickFix,
           diagnostics: [d],
           isPreferred: true,

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
-import type { PairFinding } from '../core/analysis/types';
+import type { PairEvidence, PairFinding } from '../core/analysis/types';
 import { decodeSkillBytes, parseSkill, type SkillSource } from '../core/parse/skillDoc';
 import { applyFindingPolicy } from '../core/policy/findingPolicy';
 import type { ProfileId } from '../core/profiles';
@@ -51,10 +51,14 @@ export function editorReportedCodes(editor: { name?: string; version?: string } 
 /** Codes the server adds to the engine's. */
 export const SERVER_CODES = { unreadable: 'file.unreadable' } as const;
 
-/** What a quick fix needs to know about a pair diagnostic. */
+/** What a quick fix (and a client re-checking a claim) needs to know about a diagnostic. */
 export interface DiagnosticData {
   twin?: { id: string; name: string; uri: string };
   profile?: string;
+  /** Pair findings: the routing evidence (requests with the ranks of both skills, probes sent and taken). */
+  evidence?: PairEvidence;
+  /** Pair findings: the line the quick fix adds to this skill's description. */
+  suggestion?: string;
 }
 
 export interface DiagnosticContext {
@@ -107,7 +111,12 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
     // says which skill folder it is.
     d.relatedInformation = f.related.map((r) => ({ location: { uri: ctx.uriOf(r.skillId), range: r.range }, message: `${folderOf(r.path, r.skillId)}: ${r.message}` }));
   }
-  const payload: DiagnosticData = { ...data, ...(f.profile ? { profile: f.profile } : {}) };
+  const payload: DiagnosticData = {
+    ...data,
+    ...(f.profile ? { profile: f.profile } : {}),
+    ...(f.evidence ? { evidence: f.evidence } : {}),
+    ...(f.suggestion ? { suggestion: f.suggestion } : {}),
+  };
   if (Object.keys(payload).length) d.data = payload;
   return d;
 }

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { CancellationTokenSource } from 'vscode-languageserver';
 import type { IndexStats, LiveSkillService } from '../core/service';
 import type { Logger, ProgressSink } from '../core/types';
-import type { Device, OpenLibraryOptions } from '../node/library';
+import { defaultCacheDir, type Device, type OpenLibraryOptions } from '../node/library';
 import type { IndexState, InitializationOptions } from '../shared/protocol';
 import { errorMessage } from './logger';
 import { PairFindingsStore } from './pairFindings';
@@ -86,21 +86,31 @@ export class FolderLibrary {
     await this.run(() => this.disposeService());
   }
 
+  /** The index cache folder of this library (undefined: the user cache folder `openLibrary` picks). */
+  private cacheDir(init: InitializationOptions): string | undefined {
+    // One cache folder per library root, named for people and keyed for uniqueness.
+    const cacheKey = createHash('sha256').update(this.root).digest('hex').slice(0, 12);
+    return init.cacheDir ? path.join(init.cacheDir, 'index', `${this.name.replace(/[^\w.-]/g, '_')}-${cacheKey}`) : undefined;
+  }
+
+  /** Where the pair scan's results are kept between sessions: the index cache folder. */
+  pairCacheDir(init: InitializationOptions): string {
+    return this.cacheDir(init) ?? defaultCacheDir(this.root);
+  }
+
   /** What `openLibrary` gets for this folder under its current settings. */
   openOptions(init: InitializationOptions, overlay: Map<string, string>, logger: Logger, progress: ProgressSink): OpenLibraryOptions {
     const model = init.model ?? {};
     const s = this.settings;
-    // One cache folder per library root, named for people and keyed for uniqueness.
-    const cacheKey = createHash('sha256').update(this.root).digest('hex').slice(0, 12);
     return {
       root: this.root,
       noModel: model.enabled === false,
       modelDir: model.folder ? model.folder : undefined,
       device: (model.device ?? 'cpu') as Device,
-      cacheDir: init.cacheDir ? path.join(init.cacheDir, 'index', `${this.name.replace(/[^\w.-]/g, '_')}-${cacheKey}`) : undefined,
+      cacheDir: this.cacheDir(init),
       profiles: s.profiles,
       exclude: s.exclude,
-      duplicates: { denseThreshold: s.nearDuplicate.threshold, lexicalThreshold: s.nearDuplicate.lexicalThreshold },
+      duplicates: { share: s.nearDuplicate.threshold, acrossFolders: s.pairs.acrossFolders },
       overlay,
       logger,
       progress,

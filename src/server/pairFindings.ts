@@ -1,9 +1,12 @@
 /**
- * The pair findings (near-duplicates, conflicts) the language server knows for one library, and
- * the bookkeeping of the library-wide passes that find them. Pairs are symmetric, so an edit to
- * one skill rescans that skill only and splices its new pairs into its twins' lists; the passes
- * (the one after an index, the recheck after names or descriptions changed) fill and correct the rest.
+ * The pair findings (copies, near-duplicates, conflicts) the language server knows for one
+ * library, the scan cache they are found with, and the bookkeeping of the library-wide passes
+ * that find them. Pairs are symmetric, so an edit to one skill rescans that skill only and
+ * splices its new pairs into its twins' lists; the passes (the one after an index, the recheck
+ * after names or descriptions changed) fill and correct the rest.
  */
+import { PairScanCache } from '../core/analysis/pairCache';
+import type { PairScanRun } from '../core/analysis/scanRun';
 import type { PairFinding } from '../core/analysis/types';
 import type { SkillDoc } from '../core/types';
 
@@ -12,7 +15,13 @@ export interface PairSource {
   /** Whether the skill is in the library (anything truthy: its document). */
   skill(id: string): unknown;
   /** Findings involving `id`, scanned now. */
-  pairFindings(id: string): PairFinding[];
+  pairFindings(id: string, run?: PairScanRun): Promise<PairFinding[]>;
+}
+
+/** Where a library's scan cache is kept between sessions (next to its index cache). */
+export interface PairCacheStorage {
+  read(): Promise<PairScanCache>;
+  write(cache: PairScanCache): Promise<void>;
 }
 
 /** Items done and their total; `waiting` while a pass is due but waits for edits to pause. */
@@ -24,8 +33,8 @@ export interface PassProgress {
 }
 
 /**
- * What of a skill the pair findings of other skills depend on: names and descriptions weigh terms
- * over the whole library. An update that changes it calls for a recheck.
+ * What of a skill the pair findings of other skills depend on most: its name and description are
+ * what other skills' probe requests meet. An update that changes it calls for a recheck.
  */
 export function pairInputKey(doc: Pick<SkillDoc, 'name' | 'description' | 'lang'> | undefined): string {
   return doc ? `${doc.name}\n${doc.description}\n${doc.lang}` : '';
@@ -97,6 +106,9 @@ export class PassState {
 /** Pair findings by skill id, for the skills analysed so far. */
 export class PairFindingsStore {
   private readonly byId = new Map<string, PairFinding[]>();
+  /** What the scans of this library keep: routed probes, text signatures, library-wide results. */
+  cache = new PairScanCache();
+  private storage: PairCacheStorage | null = null;
   /** The pass that finds every skill's pairs after an index. */
   readonly analysis = new PassState();
   /**
@@ -120,6 +132,33 @@ export class PairFindingsStore {
     this.byId.clear();
   }
 
+  /** Reads the scan cache kept in `storage`, and keeps it there from now on. */
+  async attach(storage: PairCacheStorage): Promise<void> {
+    this.storage = storage;
+    this.cache = await storage.read();
+  }
+
+  /** Writes the scan cache to its storage when it has new results. */
+  async persist(): Promise<void> {
+    if (this.cache.dirty) await this.storage?.write(this.cache);
+  }
+
+  /**
+   * Takes a library-wide scan's findings for the skills of `ids` that nothing analysed meanwhile
+   * (an edit got there first: its own scan is newer); returns the ids that took them.
+   */
+  fill(found: readonly PairFinding[], ids: readonly string[]): string[] {
+    const byId = new Map<string, PairFinding[]>(ids.map((id) => [id, []]));
+    for (const p of found) for (const id of new Set([p.a, p.b])) byId.get(id)?.push(p);
+    const took: string[] = [];
+    for (const [id, list] of byId) {
+      if (this.byId.has(id)) continue;
+      this.byId.set(id, list);
+      took.push(id);
+    }
+    return took;
+  }
+
   /**
    * Rescans the pairs of `id` (after an edit, or for the first time) and splices them into the
    * lists of its twins that were analysed already; a skill gone from `source` is forgotten and
@@ -127,11 +166,11 @@ export class PairFindingsStore {
    * `findMentions` also looks for twins naming `id` when `id` itself was never analysed (their
    * scans found it); the analysis pass skips that search, as it visits every skill anyway.
    */
-  refresh(source: PairSource, id: string, findMentions = true): Set<string> {
+  async refresh(source: PairSource, id: string, findMentions = true): Promise<Set<string>> {
     const other = (p: PairFinding) => (p.a === id ? p.b : p.a);
-    const old = this.byId.get(id);
     const present = !!source.skill(id);
-    const found = present ? source.pairFindings(id) : [];
+    const found = present ? await source.pairFindings(id, { cache: this.cache }) : [];
+    const old = this.byId.get(id);
     if (present) this.byId.set(id, found);
     else this.byId.delete(id);
     const twins = new Set([...(old ?? []).map(other), ...found.map(other)]);

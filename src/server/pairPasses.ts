@@ -1,14 +1,16 @@
 /**
  * The library-wide passes over pair findings: the analysis that finds every skill's pairs after
- * an index, and the recheck that scans them all again once edits that changed names or descriptions pause
- * (term weights are library-wide, so such an edit can move findings between two skills nobody
- * edited; the recheck reaches the state a fresh index would). Both run time-sliced on the
- * library's queue so that edits and requests are served in between; all pairs of a large library
- * take minutes.
+ * an index, and the recheck that scans them all again once edits that changed names or
+ * descriptions pause (an edit can move findings between two skills nobody edited: its skill now
+ * takes their probe requests, or no longer does; the recheck reaches the state a fresh index
+ * would). Each is one library-wide scan (`pairFindings()`), whose routing runs in slices on the
+ * library's queue so that edits and requests are served in between; a large library takes a
+ * minute cold, and nothing once its result is cached.
  */
+import type { PairScanRun } from '../core/analysis/scanRun';
 import type { PairFinding } from '../core/analysis/types';
 import { runTimeSliced } from '../core/jobs/timeSliced';
-import type { Logger, SkillDoc } from '../core/types';
+import { CancelledError, type Logger, type SkillDoc } from '../core/types';
 import type { FolderLibrary } from './folderLibrary';
 
 /** What the passes need from the index that publishes. */
@@ -30,6 +32,35 @@ type Timer = ReturnType<typeof setTimeout>;
 /** Yields to I/O (requests, edits) between the slices of a pass. */
 const toIo = () => new Promise<void>((r) => setImmediate(r));
 
+/**
+ * How a pass runs a library-wide scan: its slices on the library's queue after I/O had its turn,
+ * stopped (CancelledError) once `live` turns false, and its progress reported.
+ */
+function scanRun(lib: FolderLibrary, live: () => boolean, progress: (done: number, total: number) => void): PairScanRun {
+  return {
+    cache: lib.pairs.cache,
+    schedule: async (work) => {
+      await toIo();
+      return lib.run(async () => {
+        if (!live()) throw new CancelledError();
+        return work();
+      });
+    },
+    progress,
+    token: { get isCancellationRequested() { return !live(); } },
+  };
+}
+
+/** The scan's findings, or null when the pass was stopped. */
+async function scanned(lib: FolderLibrary, run: PairScanRun): Promise<PairFinding[] | null> {
+  try {
+    return await lib.service!.pairFindings(undefined, run);
+  } catch (err) {
+    if (err instanceof CancelledError) return null;
+    throw err;
+  }
+}
+
 /** Runs the analysis and recheck passes of every library, and the recheck's wait. */
 export class PairPasses {
   private readonly recheckTimers = new Map<FolderLibrary, Timer>();
@@ -47,26 +78,27 @@ export class PairPasses {
     const queue = [...ids.filter((id) => open.has(id)), ...ids.filter((id) => !open.has(id))];
     const t0 = performance.now();
     const pass = lib.pairs.analysis.begin(queue.length);
+    const live = () => pass.live() && generation === lib.generation && !!lib.service;
+    // The scan counts probe requests; the status counts skills: report the share done as skills.
+    const report = (n: number, total: number) => {
+      pass.report(Math.min(queue.length, Math.round((n / Math.max(1, total)) * queue.length)), queue.length);
+      this.host.progressed();
+    };
     try {
+      const found = await scanned(lib, scanRun(lib, live, report));
+      if (!found || !live()) return;
+      // Skills an edit rescanned meanwhile keep that newer scan's pairs.
+      const took = new Set(lib.pairs.fill(found, queue));
       const done = await runTimeSliced(
-        queue,
+        queue.filter((id) => took.has(id)),
         (id) => {
           const doc = lib.service!.skill(id);
-          if (!doc || lib.pairs.has(id)) return; // gone, or an edit got there first
-          lib.pairs.refresh(lib.service!, id, false);
-          this.host.publishSkill(lib, doc);
+          if (doc) this.host.publishSkill(lib, doc);
         },
-        {
-          live: () => pass.live() && generation === lib.generation && !!lib.service,
-          runSlice: (slice) => lib.run(slice),
-          progress: (n, total) => {
-            pass.report(n, total);
-            this.host.progressed();
-          },
-          yieldToOthers: toIo,
-        },
+        { live, runSlice: (slice) => lib.run(slice), yieldToOthers: toIo },
       );
       if (!done) return;
+      await lib.pairs.persist();
     } finally {
       pass.end();
     }
@@ -127,23 +159,13 @@ export class PairPasses {
     const live = () => pass.live() && generation === lib.generation && !this.disposed && !!lib.service;
     let moved = 0;
     try {
-      const found = new Map<string, PairFinding[]>();
-      const done = await runTimeSliced(
-        ids,
-        (id) => {
-          if (lib.service!.skill(id)) found.set(id, lib.service!.pairFindings(id));
-        },
-        {
-          live,
-          runSlice: (slice) => lib.run(slice),
-          progress: (n, total) => {
-            pass.report(n, total);
-            this.host.progressed();
-          },
-          yieldToOthers: toIo,
-        },
-      );
-      if (!done) return;
+      const all = await scanned(lib, scanRun(lib, live, (n, total) => {
+        pass.report(Math.min(ids.length, Math.round((n / Math.max(1, total)) * ids.length)), ids.length);
+        this.host.progressed();
+      }));
+      if (!all || !live()) return;
+      const found = new Map<string, PairFinding[]>(ids.map((id) => [id, []]));
+      for (const p of all) for (const id of new Set([p.a, p.b])) found.get(id)?.push(p);
       await lib.run(async () => {
         if (!live()) return;
         for (const [id, list] of found) {
@@ -154,6 +176,7 @@ export class PairPasses {
         }
       });
       if (!live()) return;
+      await lib.pairs.persist();
     } finally {
       pass.end();
     }

@@ -1,6 +1,7 @@
 /**
  * Text edits behind the quick fixes: set `name` to the folder name, trim a description to a limit,
- * add a line naming the twin skill, and dismiss a finding about a twin. Pure functions of the
+ * add a line sending requests to the twin skill (its words come from core), and dismiss a finding
+ * about a twin. Pure functions of the
  * document text, so they are tested without a server.
  */
 import type { TextEdit } from 'vscode-languageserver';
@@ -93,26 +94,14 @@ export function trimDescriptionEdit(text: string, limit: number): { edits: TextE
   return edits ? { edits, kept, removed: full.slice(kept.length).trim() } : null;
 }
 
-/** The first clause of a description, lower-cased at the start, at most 120 characters. */
-function firstClause(description: string): string {
-  let s = description.trim().split(/(?<=[.;。；!?])\s|\n/)[0].replace(/[.;。；!?]+$/u, '');
-  if (s.length > 120) s = `${s.slice(0, s.lastIndexOf(' ', 120) > 60 ? s.lastIndexOf(' ', 120) : 120)}`;
-  return s && /^\p{Lu}\p{Ll}/u.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
-}
-
-/** The line that tells an agent when to pick the twin instead. */
-export function disambiguationLine(twin: { name: string; description: string }): string {
-  const clause = firstClause(twin.description);
-  return clause ? `Not for ${clause}: use ${twin.name} for that.` : `Not for what ${twin.name} does: use ${twin.name} for that.`;
-}
-
-/** Adds the disambiguation line to the description (a new line in a `|` block, else a sentence). */
-export function addDisambiguationEdit(text: string, twin: { name: string; description: string }): TextEdit[] | null {
+/**
+ * Adds `line` to the description (a new line in a `|` block, else a sentence after it); null when
+ * the description already holds it.
+ */
+export function addDescriptionLineEdit(text: string, line: string): TextEdit[] | null {
   const p = parse(text);
   const description = p?.fm.data.description;
-  if (!p || typeof description !== 'string') return null;
-  const line = disambiguationLine(twin);
-  if (description.includes(line)) return null;
+  if (!p || typeof description !== 'string' || description.includes(line)) return null;
   const literal = /^description\s*:\s*\|/.test(p.lines[p.fm.keyRanges.description?.start.line ?? 0] ?? '');
   return replaceDescriptionEdit(text, `${description.trimEnd()}${literal ? '\n' : ' '}${line}`);
 }

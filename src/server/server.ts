@@ -21,6 +21,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version } from '../../package.json';
 import { CancelledError } from '../core/types';
 import { openLibrary, packageRoot } from '../node/library';
+import { readPairCache, writePairCache } from '../node/pairCacheFile';
 import {
   CancelIndexNotification,
   IndexStatusNotification,
@@ -119,6 +120,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
         }),
         status: (status) => void connection.sendNotification(IndexStatusNotification, status),
         href: (code) => `${docsHref}#${code}`,
+        pairCacheStorage: (dir) => ({ read: () => readPairCache(dir, log), write: (cache) => writePairCache(dir, cache, log) }),
         log,
       },
       {
@@ -204,7 +206,6 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
         range: p.range,
         diagnostics: p.context.diagnostics,
         folderName: index.folderNameOf(doc.uri),
-        twinDescription: (id) => index!.skillDescription(doc.uri, id),
         annotations,
       });
     }),

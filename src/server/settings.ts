@@ -2,6 +2,7 @@
  * The server's settings: one typed source with defaults and sanitising. `package.json`
  * (`contributes.configuration`) declares the same keys and defaults; a unit test keeps them equal.
  */
+import { DEFAULT_PAIR_SCAN } from '../core/analysis/scanRun';
 import { DEFAULT_FINDING_POLICY } from '../core/policy/findingPolicy';
 import { isProfileId, type ProfileId } from '../core/profiles';
 
@@ -16,7 +17,10 @@ export interface ServerSettings {
   /** Folder names skipped when looking for SKILL.md files (besides .git and node_modules). */
   exclude: string[];
   route: { rerank: boolean; topK: number };
-  nearDuplicate: { threshold: number; lexicalThreshold: number };
+  /** Share of each skill's probe requests the other must take for `skill.near-duplicate` (and conflicts). */
+  nearDuplicate: { threshold: number };
+  /** Judge pairs across top-level folders too (by default only copies are reported across them). */
+  pairs: { acrossFolders: boolean };
   /** Lowest similarity of a reported conflict, and how many (the closest) one skill shows. */
   conflict: { threshold: number; maxPerSkill: number };
   diagnostics: {
@@ -36,7 +40,8 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   profiles: ['claude-code'],
   exclude: [],
   route: { rerank: true, topK: 10 },
-  nearDuplicate: { threshold: 0.9, lexicalThreshold: 0.6 },
+  nearDuplicate: { threshold: DEFAULT_PAIR_SCAN.share },
+  pairs: { acrossFolders: DEFAULT_PAIR_SCAN.acrossFolders },
   conflict: { ...DEFAULT_FINDING_POLICY.conflict },
   diagnostics: { scope: 'workspace', reportBuiltInChecks: false, severity: {} },
   listingBudget: null,
@@ -104,6 +109,7 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
   const exclude = pick<string[]>(src.exclude, 'exclude', (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), d.exclude);
   const route = section('route');
   const near = section('nearDuplicate');
+  const pairs = section('pairs');
   const conflict = section('conflict');
   const diag = section('diagnostics');
 
@@ -124,7 +130,9 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
     },
     nearDuplicate: {
       threshold: pick(near.threshold, 'nearDuplicate.threshold', unit, d.nearDuplicate.threshold),
-      lexicalThreshold: pick(near.lexicalThreshold, 'nearDuplicate.lexicalThreshold', unit, d.nearDuplicate.lexicalThreshold),
+    },
+    pairs: {
+      acrossFolders: pick(pairs.acrossFolders, 'pairs.acrossFolders', isBool, d.pairs.acrossFolders),
     },
     conflict: {
       threshold: pick(conflict.threshold, 'conflict.threshold', unit, d.conflict.threshold),
@@ -143,6 +151,6 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
 
 /** Whether two settings differ in what the index is built from (then the folder is re-indexed). */
 export function indexAffected(a: ServerSettings, b: ServerSettings): boolean {
-  const key = (s: ServerSettings) => JSON.stringify([s.profiles, s.exclude, s.nearDuplicate]);
+  const key = (s: ServerSettings) => JSON.stringify([s.profiles, s.exclude, s.nearDuplicate, s.pairs]);
   return key(a) !== key(b);
 }

@@ -37,7 +37,7 @@ import { cancelOnce, FolderLibrary, innermostLibrary } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
 import { errorMessage, type ServerLogger } from './logger';
-import { pairInputKey } from './pairFindings';
+import { pairInputKey, type PairCacheStorage } from './pairFindings';
 import { PairPasses } from './pairPasses';
 import { routeResponse, type FolderRanking } from './routeResponse';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
@@ -55,6 +55,8 @@ export interface IndexHost {
   status(status: IndexStatus): void;
   /** Link of a diagnostic code into docs/diagnostics.md. */
   href(code: string): string;
+  /** Where a library's pair-scan results are kept between sessions (absent: in memory only). */
+  pairCacheStorage?(dir: string): PairCacheStorage;
   log: ServerLogger;
 }
 
@@ -207,6 +209,7 @@ export class WorkspaceIndex {
         lib.service = service;
         lib.stats = stats;
         lib.error = null;
+        if (this.host.pairCacheStorage) await lib.pairs.attach(this.host.pairCacheStorage(lib.pairCacheDir(this.opts.init)));
         // Buffers edited while the files were being read.
         for (const doc of this.docs.values()) {
           const ref = this.refFor(lib, doc.key);
@@ -314,7 +317,7 @@ export class WorkspaceIndex {
       this.timings.lastUpdateMs = Math.round(now() - t0);
       if (!check.current()) return;
       const updated = lib.service.skill(ref.id);
-      if (!updated) this.publishAffected(lib, [ref.id]);
+      if (!updated) await this.publishAffected(lib, [ref.id]);
       else if (!ownPublished) this.publishSkill(lib, updated);
       this.host.log.debug(`${ref.path}: v${version} updated in ${this.timings.lastUpdateMs} ms, ${Math.round(now() - doc.receivedAt)} ms after the edit`);
       // An unchanged text (opening a file) keeps its pairs; a changed one is rescanned.
@@ -331,7 +334,7 @@ export class WorkspaceIndex {
         .run(async () => {
           if (!this.docs.isCurrent(key, version) || !lib.service) return;
           const t0 = now();
-          this.publishAffected(lib, [id]);
+          await this.publishAffected(lib, [id]);
           this.host.log.debug(`${id}: cross-skill checks of v${version} in ${Math.round(now() - t0)} ms`);
         })
         .catch((err) => this.fail(`cross-skill checks of ${id}`, err));
@@ -403,7 +406,7 @@ export class WorkspaceIndex {
         }
         ids.push(ref.id);
       }
-      this.publishAffected(lib, ids);
+      await this.publishAffected(lib, ids);
       lib.flushLater();
       this.emitStatus();
     });
@@ -468,11 +471,12 @@ export class WorkspaceIndex {
   }
 
   /** Re-publishes `ids` (just updated) and every skill whose findings named them before or name them now. */
-  private publishAffected(lib: FolderLibrary, ids: string[]): void {
+  private async publishAffected(lib: FolderLibrary, ids: string[]): Promise<void> {
     const service = lib.service;
     if (!service) return;
     const affected = new Set<string>(ids);
-    for (const id of ids) for (const t of lib.pairs.refresh(service, id)) affected.add(t);
+    for (const id of ids) for (const t of await lib.pairs.refresh(service, id)) affected.add(t);
+    if (lib.service !== service) return;
     if (lib.settings.diagnostics.scope === 'openFiles') {
       for (const doc of this.docs.values()) {
         const ref = this.refFor(lib, doc.key);
@@ -524,11 +528,6 @@ export class WorkspaceIndex {
   /** Settings that apply to a document (its folder's, else the defaults). */
   settingsFor(uri: string): ServerSettings {
     return this.libraryFor(keyOf(uri))?.settings ?? DEFAULT_SETTINGS;
-  }
-
-  /** The description of skill `id` in the library of document `uri`. */
-  skillDescription(uri: string, id: string): string | undefined {
-    return this.libraryFor(keyOf(uri))?.service?.skill(id)?.description;
   }
 
   /** The folder name the spec compares `name` with, for a document. */

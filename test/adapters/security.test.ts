@@ -181,7 +181,7 @@ describe('security', function () {
         const r = await svc.route(q);
         assert.ok(r.candidates[0].scores.dense !== null);
       }
-      svc.pairFindings();
+      await svc.pairFindings();
       const doc = svc.skills()[0];
       await svc.updateFile({ id: doc.id, path: doc.path, folderName: doc.id }, new TextEncoder().encode(`---\nname: ${doc.id}\ndescription: Changed.\n---\n`));
       await svc.flushCache();

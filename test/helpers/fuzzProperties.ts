@@ -240,7 +240,7 @@ function routingProperty(): AnyProperty {
         assert.equal(new Set(r.candidates.map((c) => c.skillId)).size, r.candidates.length, 'no skill twice');
       };
       for (const q of queries) await checkRoute(q);
-      svc.pairFindings();
+      await svc.pairFindings();
       const ref = (await new MemoryWorkspace(files).list()).files[0];
       try {
         await svc.updateFile(ref, update);

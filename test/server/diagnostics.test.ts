@@ -31,7 +31,10 @@ describe('server: near-duplicates across an edit (duplicates workspace)', functi
     const tidy = await c.diagnosticsOf(file('csv-tidy'), (d) => d.length > 0);
     const cleaner = await c.diagnosticsOf(file('csv-cleaner'), (d) => d.length > 0);
     assert.deepEqual(codes(tidy), ['skill.near-duplicate']);
-    assert.match(tidy[0].message, /"csv-cleaner" \(csv-cleaner\), similarity 0\.\d\d/);
+    assert.match(tidy[0].message, /^Near-duplicate of "csv-cleaner" \(csv-cleaner\): the router cannot keep them apart\. \d of \d requests written for/);
+    const evidence = (tidy[0].data as { evidence: { requests: { query: string; ranks: Record<string, number> }[]; probes: { sent: number; taken: number } } }).evidence;
+    assert.ok(evidence.requests.length >= 1 && evidence.probes.taken >= 2, JSON.stringify(evidence));
+    for (const r of evidence.requests) assert.deepEqual(Object.keys(r.ranks).sort(), ['csv-cleaner', 'csv-tidy']);
     assert.equal(tidy[0].source, 'skill-router');
     assert.match(tidy[0].codeDescription!.href, /diagnostics\.md#skill\.near-duplicate$/);
     assert.equal(path.normalize(new URL(tidy[0].relatedInformation![0].location.uri).pathname), file('csv-cleaner'));
@@ -77,8 +80,10 @@ describe('server: near-duplicates across an edit (duplicates workspace)', functi
     mkdirSync(path.dirname(copy));
     writeFileSync(copy, readFileSync(file('csv-cleaner'), 'utf8').replace('name: csv-cleaner', 'name: csv-copy'));
     await c.filesChanged([{ file: copy, type: 1 }]);
-    await c.diagnosticsOf(copy, (d) => d.filter((x) => x.code === 'skill.near-duplicate').length === 2, 'the new file sees both twins');
-    await c.diagnosticsOf(file('csv-cleaner'), (d) => d.length === 2, 'an old twin sees the new file');
+    const pairCodes = (d: { code?: string | number; relatedInformation?: { location: { uri: string } }[] }[]) =>
+      d.map((x) => `${x.code} ${path.basename(path.dirname(new URL(x.relatedInformation![0].location.uri).pathname))}`).sort();
+    await c.diagnosticsOf(copy, (d) => pairCodes(d).includes('skill.copy csv-cleaner') && pairCodes(d).includes('skill.near-duplicate csv-tidy'), 'the new file is a copy of one twin and a near-duplicate of the other');
+    await c.diagnosticsOf(file('csv-cleaner'), (d) => d.length === 2 && pairCodes(d).includes('skill.copy csv-copy'), 'an old twin sees the new file');
     writeFileSync(copy, '---\nname: csv-copy\ndescription: Draw charts.\n---\n');
     await c.filesChanged([{ file: copy, type: 2 }]);
     await c.diagnosticsOf(copy, (d) => d.length === 0);
@@ -193,14 +198,17 @@ describe('server: SKIP conflicts (conflicts workspace)', function () {
     removeDir(c.cacheDir);
   });
 
-  it('puts skill.conflict on both skills with the reason class and an example request', async () => {
+  it('puts skill.conflict on both skills with the reason in words, a verified request and who should name the framework', async () => {
     for (const [id, twin] of [['react-component-tests', 'vue-component-tests'], ['vue-component-tests', 'react-component-tests']]) {
       const [d] = await c.diagnosticsOf(file(id), (x) => x.length > 0);
       assert.equal(d.code, 'skill.conflict');
       assert.equal(d.severity, 3, 'information by default');
-      assert.match(d.message, new RegExp(`Probable conflict with "${twin}"`));
-      assert.match(d.message, /language_ecosystem_mismatch/);
-      assert.match(d.message, /Example request routed to both: ".+"/);
+      assert.match(d.message, new RegExp(`^Conflict with "${twin}"`));
+      assert.match(d.message, /the same job with another framework \((React vs Vue|Vue vs React)\)/i);
+      assert.doesNotMatch(d.message, /_mismatch/);
+      assert.match(d.message, /e\.g\. ".+"/);
+      assert.match(d.message, id === 'vue-component-tests' ? /Name Vue in the first sentence of this description/ : /This description names React first/);
+      assert.ok((d.data as { evidence?: { requests: unknown[] } }).evidence?.requests.length, 'evidence in data');
       assert.ok(d.relatedInformation![0].location.uri.endsWith(`${twin}/SKILL.md`));
     }
   });
@@ -213,7 +221,7 @@ describe('server: SKIP conflicts (conflicts workspace)', function () {
     await c.close(file('react-component-tests'));
     await c.setSettings({ diagnostics: { severity: { 'skill.conflict': 'warning' } } });
     await c.diagnosticsOf(file('vue-component-tests'), (d) => d[0]?.severity === 2);
-    await c.setSettings({ conflict: { threshold: 1 } });
+    await c.setSettings({ diagnostics: { severity: { 'skill.conflict': 'off' } } });
     await c.diagnosticsOf(file('vue-component-tests'), (d) => d.length === 0);
   });
 });

@@ -142,7 +142,7 @@ describe('server: requests and editor features (duplicates workspace)', function
     await c.close(file('csv-tidy'));
   });
 
-  it('quick fixes on a near-duplicate: a disambiguation line naming the twin, and dismissals', async () => {
+  it('quick fixes on a near-duplicate: dismissals, and no line made of incidental words when the two say the same', async () => {
     const text = readFileSync(file('csv-tidy'), 'utf8');
     await c.open(file('csv-tidy'), text);
     const [d] = await c.diagnosticsOf(file('csv-tidy'), (x, p) => p.version === 1 && x.length === 1);
@@ -152,12 +152,10 @@ describe('server: requests and editor features (duplicates workspace)', function
       context: { diagnostics: [d] },
     })) as CodeAction[];
     assert.deepEqual(actions.map((x) => x.title), [
-      'Add a line to the description saying when to use "csv-cleaner" instead',
       'Ignore skill.near-duplicate about "csv-cleaner" in this skill (comment)',
       'Ignore every finding about "csv-cleaner" in this skill (front matter metadata)',
     ]);
-    const edit = actions[0].edit!.changes![uriOf(file('csv-tidy'))][0];
-    assert.match(edit.newText, /Not for clean messy CSV files before analysis: use csv-cleaner for that\."?$/);
+    assert.doesNotMatch(JSON.stringify(actions.map((a) => a.edit)), /Clean messy CSV files before analysis/, 'nothing of its own text is offered back');
     await c.close(file('csv-tidy'));
   });
 

@@ -502,7 +502,7 @@ function fakeService(root: string, docs: SkillDoc[]): SkillService {
     async index() {
       return { skills: docs.length, cached: 0, embedded: 0, failed: 0, ms: 1, model: null };
     },
-    pairFindings: () => [],
+    pairFindings: async () => [],
     async route(query, opts) {
       const q = words(query);
       const ranked = docs

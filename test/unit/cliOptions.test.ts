@@ -30,7 +30,7 @@ function fakeService(root: string): SkillService {
     async index() {
       return { skills: 1, cached: 0, embedded: 0, failed: 0, ms: 1, model: null };
     },
-    pairFindings: () => [],
+    pairFindings: async () => [],
     async route(query) {
       const result: RouteResult = {
         query,

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { candidatePairs, findConflicts, judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
+import { judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
 import { detectFacets, facetMismatches, isUmbrella, mentionsSkill } from '../../src/core/analysis/facets';
-import { pairFindingsFor } from '../../src/core/analysis/findings';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { SkillDoc } from '../../src/core/types';
 import { analyse } from '../../src/core/text/analyse';
@@ -82,52 +81,12 @@ describe('judgePair', () => {
   });
 });
 
-describe('conflict scan', () => {
-  it('nearest-neighbour candidate pairs find what the all-pairs scan finds, and include copies', () => {
-    const p = profiles();
-    const pairs = candidatePairs(p, 3);
-    assert.ok(pairs.some(([a, b]) => a === 'a/pdf-extract' && b === 'b/pdf-extract'));
-    assert.ok(pairs.every(([a, b]) => a < b));
-    assert.equal(new Set(pairs.map((x) => x.join(' '))).size, pairs.length, 'no pair twice');
-    assert.deepEqual(findConflicts(p, undefined, undefined, new Set(), pairs), findConflicts(p));
-    assert.deepEqual(p.lexicalNeighbours('a/blob-rust', 1), ['a/blob-go']);
-  });
-});
-
-describe('service conflicts', () => {
+describe('service judgeSet', () => {
   const files = () => new Map<string, string | Uint8Array>([
     ['a/blob-rust/SKILL.md', skill('blob-rust', 'Upload, download and list blobs in Azure Blob Storage containers with the Rust SDK.')],
     ['a/blob-go/SKILL.md', skill('blob-go', 'Upload, download and list blobs in Azure Blob Storage containers with the Go SDK.')],
     ['a/pdf-text/SKILL.md', skill('pdf-text', 'Extract text and tables from PDF files and scanned invoices.')],
-    ['b/pdf-reader/SKILL.md', skill('pdf-reader', 'Extract text and tables from PDF files and scanned invoices.')],
-    ['c/k8s/SKILL.md', skill('k8s', 'Deploy services to Kubernetes with Helm.')],
   ]);
-
-  for (const embedder of [new FakeEmbedder(), null]) {
-    it(`reports conflicts with a reason and an example request, and keeps near-duplicates (${embedder ? 'vectors' : 'words'})`, async () => {
-      const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files()), embedder });
-      await svc.index();
-      const pairs = svc.pairFindings();
-      const dup = pairs.filter((x) => x.kind === 'near-duplicate');
-      assert.deepEqual(dup.map((x) => [x.a, x.b]), [['a/pdf-text', 'b/pdf-reader']]);
-      assert.ok(!pairs.some((x) => x.kind === 'conflict' && x.a === 'a/pdf-text' && x.b === 'b/pdf-reader'), 'a near-duplicate is not reported twice');
-      const conflict = pairs.find((x) => x.kind === 'conflict');
-      assert.ok(conflict, 'the Rust and Go blob skills conflict');
-      assert.deepEqual([conflict.a, conflict.b], ['a/blob-go', 'a/blob-rust']);
-      assert.equal(conflict.reason, 'language_ecosystem_mismatch');
-      assert.ok(conflict.exampleRequest && /blob/i.test(conflict.exampleRequest));
-      assert.ok(!/\b(rust|go)\b/i.test(conflict.exampleRequest!), `the example request names neither stack: ${conflict.exampleRequest}`);
-      assert.deepEqual(svc.pairFindings('c/k8s'), []);
-      assert.equal(svc.pairFindings('a/blob-go').length, 1);
-
-      const docs = new Map(svc.skills().map((d) => [d.id, d]));
-      const f = pairFindingsFor(docs.get('a/blob-go')!, pairs, (id) => docs.get(id));
-      assert.equal(f.length, 1);
-      assert.equal(f[0].code, 'skill.conflict');
-      assert.match(f[0].message, /language_ecosystem_mismatch/);
-      assert.equal(f[0].related![0].skillId, 'a/blob-rust');
-    });
-  }
 
   it('judges a set: the specific conflict wins, a compatible set has none', async () => {
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files()), embedder: new FakeEmbedder() });

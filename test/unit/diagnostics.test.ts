@@ -28,15 +28,27 @@ const codes = (ds: Diagnostic[]) => ds.map((d) => d.code).sort();
 
 const csvA = doc('csv-cleaner', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.'));
 const csvB = doc('csv-tidy', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.'));
-const dup: PairFinding = { kind: 'near-duplicate', a: 'csv-cleaner', b: 'csv-tidy', similarity: 0.93, explanation: 'They describe the same job.' };
+const csvC = doc('csv-r', skill('csv-r', 'Clean messy CSV files in R with readr.'));
+const dup: PairFinding = {
+  kind: 'near-duplicate',
+  a: 'csv-cleaner',
+  b: 'csv-tidy',
+  similarity: 0.67,
+  explanation: '2 of 3 requests written for csv-cleaner also rank csv-tidy in the top 3 (csv-tidy first for 1), and 2 of 3 written for csv-tidy rank csv-cleaner there; e.g. "fix the delimiters of a CSV".',
+  evidence: { requests: [{ query: 'fix the delimiters of a CSV', ranks: { 'csv-cleaner': 2, 'csv-tidy': 1 }, for: 'csv-cleaner', source: 'description' }], probes: { sent: 6, taken: 4 } },
+  suggestions: { 'csv-cleaner': 'For removing duplicate rows, use csv-tidy.' },
+  detail: { kind: 'near-duplicate' },
+};
 const conflict: PairFinding = {
   kind: 'conflict',
   a: 'csv-cleaner',
-  b: 'csv-tidy',
+  b: 'csv-r',
   similarity: 0.71,
   reason: 'language_ecosystem_mismatch',
-  exampleRequest: 'clean this CSV',
-  explanation: 'One is for pandas, one for R.',
+  explanation: 'The same job in another language (Python vs R): 2 of 3 requests written for csv-cleaner also rank csv-tidy in the top 3; e.g. "clean this CSV".',
+  evidence: { requests: [{ query: 'clean this CSV', ranks: { 'csv-cleaner': 1, 'csv-tidy': 2 }, for: 'csv-cleaner', source: 'description' }], probes: { sent: 6, taken: 4 } },
+  suggestions: { 'csv-cleaner': 'For R or readr, use csv-r.' },
+  detail: { kind: 'variant', family: 'language', values: { 'csv-cleaner': ['python'], 'csv-r': ['r'] }, unnamed: ['csv-cleaner'] },
 };
 
 describe('diagnostics: engine findings to LSP diagnostics', () => {
@@ -105,12 +117,15 @@ describe('diagnostics: engine findings to LSP diagnostics', () => {
     assert.equal(x.range.start.line, 0);
   });
 
-  it('skill.near-duplicate names the twin and the similarity, and relatedInformation points at it', () => {
+  it('skill.near-duplicate names the twin and the routing evidence, carries it in data, and relatedInformation points at it', () => {
     const [x] = skillDiagnostics(csvB, [dup], ctx([csvA, csvB]));
     assert.equal(x.code, 'skill.near-duplicate');
     assert.equal(x.severity, DiagnosticSeverity.Warning);
-    assert.match(x.message, /csv-cleaner/);
-    assert.match(x.message, /0\.93/);
+    assert.match(x.message, /^Near-duplicate of "csv-cleaner" \(csv-cleaner\): the router cannot keep them apart\. 2 of 3 requests written for csv-cleaner/);
+    assert.match(x.message, /"fix the delimiters of a CSV"/);
+    const data = x.data as { evidence: unknown; suggestion?: string };
+    assert.deepEqual(data.evidence, dup.evidence);
+    assert.equal(data.suggestion, undefined, 'the suggestion for csv-cleaner is not offered on csv-tidy');
     assert.equal(x.relatedInformation?.[0].location.uri, 'file:///lib/csv-cleaner/SKILL.md');
     // Every file is a SKILL.md: the row names the skill folder.
     assert.equal(x.relatedInformation?.[0].message, 'csv-cleaner/: near-duplicate skill "csv-cleaner"');
@@ -119,19 +134,34 @@ describe('diagnostics: engine findings to LSP diagnostics', () => {
     assert.deepEqual((x.data as { twin: unknown }).twin, { id: 'csv-cleaner', name: 'csv-cleaner', uri: 'file:///lib/csv-cleaner/SKILL.md' });
     const [y] = skillDiagnostics(csvA, [dup], ctx([csvA, csvB]));
     assert.match(y.message, /csv-tidy/, 'the same pair sits on both twins');
+    assert.equal((y.data as { suggestion?: string }).suggestion, 'For removing duplicate rows, use csv-tidy.');
   });
 
-  it('skill.conflict gives the reason class and an example request, above the conflict threshold only', () => {
-    const [x] = skillDiagnostics(csvA, [conflict], ctx([csvA, csvB]));
+  it('skill.copy is information, names the other copy, and sits alone on its pair', () => {
+    const copy: PairFinding = { kind: 'copy', a: 'csv-cleaner', b: 'csv-tidy', similarity: 1, reason: 'function_redundant', explanation: 'The same text; csv-tidy is longer (by 2 characters). Keep one, or keep both in step.' };
+    const ds = skillDiagnostics(csvA, [dup, copy], ctx([csvA, csvB]));
+    assert.deepEqual(codes(ds), ['skill.copy'], 'one finding per pair: the copy');
+    assert.equal(ds[0].severity, DiagnosticSeverity.Information);
+    assert.match(ds[0].message, /^Copy of "csv-tidy" \(csv-tidy\): The same text/);
+    assert.equal((ds[0].data as { suggestion?: string }).suggestion, undefined, 'no line to add for a copy');
+  });
+
+  it('skill.conflict says the reason in words, with a verified request and what to do; above the threshold only', () => {
+    const [x] = skillDiagnostics(csvA, [conflict], ctx([csvA, csvC]));
     assert.equal(x.code, 'skill.conflict');
     assert.equal(x.severity, DiagnosticSeverity.Information);
-    assert.match(x.message, /language_ecosystem_mismatch/);
+    assert.doesNotMatch(x.message, /_mismatch|function_redundant/, 'no class names in the text');
+    assert.match(x.message, /in another language \(Python vs R\)/);
     assert.match(x.message, /clean this CSV/);
-    assert.equal(skillDiagnostics(csvA, [conflict], ctx([csvA, csvB], {}, 0.8)).length, 0);
+    assert.match(x.message, /Name Python in the first sentence of this description/);
+    const [y] = skillDiagnostics(csvC, [conflict], ctx([csvA, csvC]));
+    assert.match(y.message, /This description names R first; csv-cleaner does not say Python in its first sentence\./);
+    assert.deepEqual((x.data as { evidence: unknown }).evidence, conflict.evidence);
+    assert.equal(skillDiagnostics(csvA, [conflict], ctx([csvA, csvC], {}, 0.8)).length, 0);
   });
 
   it('shows only the closest conflicts of a skill (conflict.maxPerSkill), near-duplicates all', () => {
-    const docs = [csvA, csvB, ...['x1', 'x2', 'x3'].map((id) => doc(id, skill(id, 'Clean CSV.')))];
+    const docs = [csvA, csvB, csvC, ...['x1', 'x2', 'x3'].map((id) => doc(id, skill(id, 'Clean CSV.')))];
     const pairs: PairFinding[] = [
       dup,
       ...[0.5, 0.9, 0.7].map((similarity, i) => ({ ...conflict, b: `x${i + 1}`, similarity })),
@@ -145,7 +175,7 @@ describe('diagnostics: engine findings to LSP diagnostics', () => {
   });
 
   it('severity settings override per code, and off hides a code', () => {
-    const c = ctx([csvA, csvB], { severity: { 'skill.near-duplicate': 'error', 'skill.conflict': 'off' } });
+    const c = ctx([csvA, csvB, csvC], { severity: { 'skill.near-duplicate': 'error', 'skill.conflict': 'off' } });
     const ds = skillDiagnostics(csvA, [dup, conflict], c);
     assert.deepEqual(codes(ds), ['skill.near-duplicate']);
     assert.equal(ds[0].severity, DiagnosticSeverity.Error);
@@ -161,13 +191,15 @@ describe('diagnostics: engine findings to LSP diagnostics', () => {
 describe('diagnostics: suppression', () => {
   it('front matter metadata dismisses pair findings about a named twin, on that skill only', () => {
     const a = doc('csv-cleaner', '---\nname: csv-cleaner\ndescription: Clean CSV.\nmetadata:\n  skill-router:\n    ignore: [csv-tidy]\n---\n');
-    assert.equal(skillDiagnostics(a, [dup, conflict], ctx([a, csvB])).length, 0);
+    const b = doc('csv-cleaner', '---\nname: csv-cleaner\ndescription: Clean CSV.\nmetadata:\n  skill-router:\n    ignore: [csv-tidy, csv-r]\n---\n');
+    assert.equal(skillDiagnostics(b, [dup, conflict], ctx([b, csvB, csvC])).length, 0);
+    assert.equal(skillDiagnostics(a, [dup, conflict], ctx([a, csvB, csvC])).length, 1, 'only the named twin is dismissed');
     assert.equal(skillDiagnostics(csvB, [dup], ctx([a, csvB])).length, 1, 'the twin still reports it');
   });
 
   it('a body comment dismisses one code about named twins', () => {
-    const a = doc('csv-cleaner', skill('csv-cleaner', 'Clean CSV.', '<!-- skill-router-ignore skill.near-duplicate csv-tidy -->'));
-    assert.deepEqual(codes(skillDiagnostics(a, [dup, conflict], ctx([a, csvB]))), ['skill.conflict']);
+    const a = doc('csv-cleaner', skill('csv-cleaner', 'Clean CSV.', '<!-- skill-router-ignore skill.near-duplicate csv-tidy csv-r -->'));
+    assert.deepEqual(codes(skillDiagnostics(a, [dup, conflict], ctx([a, csvB, csvC]))), ['skill.conflict']);
   });
 
   it('a comment with a code alone dismisses the code; names alone dismiss every pair code; ids match too', () => {

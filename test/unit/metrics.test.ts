@@ -310,7 +310,7 @@ function fakeLibrary(skills: { id: string; description: string }[], withRelevanc
     async index() {
       return { skills: docs.length, cached: 0, embedded: 0, failed: 0, ms: 1, model: null, denseDisabled: 'fake' };
     },
-    pairFindings: () => [],
+    pairFindings: async () => [],
     async route(query, opts) {
       this.routes++;
       const q = words(query);

@@ -1,5 +1,6 @@
 /** The language server's pair-findings store: splicing an edited skill's pairs, rechecks, pass bookkeeping. */
 import { strict as assert } from 'node:assert';
+import { PairScanCache } from '../../src/core/analysis/pairCache';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { pairInputKey, PairFindingsStore, PassState, samePairs, type PairSource } from '../../src/server/pairFindings';
 
@@ -19,46 +20,46 @@ function source(pairs: PairFinding[], skills = new Set(pairs.flatMap((p) => [p.a
     skill(id) {
       return this.skills.has(id) ? { id } : undefined;
     },
-    pairFindings(id) {
+    async pairFindings(id) {
       return this.pairs.filter((p) => p.a === id || p.b === id);
     },
   };
 }
 
 describe('PairFindingsStore', () => {
-  it('refresh splices an edited skill\'s new pairs into its twins\' lists and names the twins before and after', () => {
+  it('refresh splices an edited skill\'s new pairs into its twins\' lists and names the twins before and after', async () => {
     const store = new PairFindingsStore();
     const engine = source([pair('a', 'b'), pair('b', 'c')], new Set(['a', 'b', 'c', 'd']));
-    for (const id of ['a', 'b', 'c', 'd']) store.refresh(engine, id, false);
+    for (const id of ['a', 'b', 'c', 'd']) await store.refresh(engine, id, false);
     assert.deepEqual(store.of('b').map((p) => p.a + p.b), ['ab', 'bc']);
     // An edit to b: it is now close to d, no longer to a.
     engine.pairs = [pair('b', 'c'), pair('b', 'd')];
-    const twins = store.refresh(engine, 'b');
+    const twins = await store.refresh(engine, 'b');
     assert.deepEqual([...twins].sort(), ['a', 'c', 'd']);
     assert.deepEqual(store.of('a'), []);
     assert.deepEqual(store.of('c').map((p) => p.a + p.b), ['bc']);
     assert.deepEqual(store.of('d').map((p) => p.a + p.b), ['bd']);
   });
 
-  it('a skill gone from the library is forgotten and taken out of its twins\' lists', () => {
+  it('a skill gone from the library is forgotten and taken out of its twins\' lists', async () => {
     const store = new PairFindingsStore();
     const engine = source([pair('a', 'b')]);
-    store.refresh(engine, 'a', false);
-    store.refresh(engine, 'b', false);
+    await store.refresh(engine, 'a', false);
+    await store.refresh(engine, 'b', false);
     engine.skills.delete('b');
     engine.pairs = [];
-    assert.deepEqual([...store.refresh(engine, 'b')], ['a']);
+    assert.deepEqual([...(await store.refresh(engine, 'b'))], ['a']);
     assert.equal(store.has('b'), false);
     assert.deepEqual(store.of('a'), []);
   });
 
-  it('finds the twins of a skill never analysed itself from their lists, unless told not to', () => {
+  it('finds the twins of a skill never analysed itself from their lists, unless told not to', async () => {
     for (const findMentions of [true, false]) {
       const engine = source([pair('a', 'b')]);
       const store = new PairFindingsStore();
-      store.refresh(engine, 'a', false); // a's scan names b; b itself was never analysed
+      await store.refresh(engine, 'a', false); // a's scan names b; b itself was never analysed
       engine.pairs = []; // b's edit makes it unlike a
-      assert.deepEqual([...store.refresh(engine, 'b', findMentions)], findMentions ? ['a'] : [], `findMentions ${findMentions}`);
+      assert.deepEqual([...(await store.refresh(engine, 'b', findMentions))], findMentions ? ['a'] : [], `findMentions ${findMentions}`);
       assert.equal(store.of('a').length, findMentions ? 0 : 1);
     }
   });
@@ -73,6 +74,32 @@ describe('PairFindingsStore', () => {
     assert.equal(samePairs([], []), true);
     store.clear();
     assert.equal(store.has('a'), false);
+  });
+
+  it('fill takes a library-wide scan\'s pairs for the skills no edit rescanned meanwhile', async () => {
+    const store = new PairFindingsStore();
+    const engine = source([pair('a', 'b', 0.7)]);
+    await store.refresh(engine, 'a', false); // an edit's scan, newer than the pass
+    const took = store.fill([pair('a', 'b'), pair('b', 'c')], ['a', 'b', 'c', 'd']);
+    assert.deepEqual(took, ['b', 'c', 'd']);
+    assert.equal(store.of('a')[0].similarity, 0.7, 'the edit\'s scan stays');
+    assert.deepEqual(store.of('b').map((p) => p.a + p.b), ['ab', 'bc']);
+    assert.deepEqual(store.of('d'), []);
+    assert.equal(store.has('d'), true, 'analysed, with no pairs');
+  });
+
+  it('persists its scan cache through the storage it was attached to', async () => {
+    const store = new PairFindingsStore();
+    const written: string[] = [];
+    const stored = new PairScanCache();
+    stored.setResult('lib', [pair('a', 'b')]);
+    await store.attach({ read: async () => PairScanCache.fromJSON(JSON.parse(JSON.stringify(stored))), write: async (c) => void written.push(JSON.stringify(c)) });
+    assert.equal(store.cache.result('lib')?.length, 1, 'read back');
+    await store.persist();
+    assert.equal(written.length, 0, 'nothing new to write');
+    store.cache.setResult('lib2', []);
+    await store.persist();
+    assert.equal(written.length, 1);
   });
 
   it('shows the analysis ahead of a recheck', () => {
@@ -119,7 +146,7 @@ describe('PassState', () => {
 });
 
 describe('pairInputKey', () => {
-  it('changes with what weighs terms across the library (name, description, language), not with the body', () => {
+  it('changes with what other skills\' probes meet (name, description, language), not with the body', () => {
     const doc = { name: 'csv', description: 'Clean CSV files.', lang: 'en' as const };
     const withBody = { ...doc, body: '## Usage\nRun it.' };
     assert.equal(pairInputKey(doc), pairInputKey(withBody));

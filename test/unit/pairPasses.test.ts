@@ -6,12 +6,15 @@ import { FolderLibrary } from '../../src/server/folderLibrary';
 import { PairPasses } from '../../src/server/pairPasses';
 import { MemoryWorkspace, skill } from '../helpers/fakes';
 
+/** The body two copy-pasted twins share: their requests meet there. */
+const CSV_BODY = '# Fixing delimiters\n\n# Dropping duplicate rows\n';
+
 const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function setup(open: string[] = []) {
   const files = new Map<string, string | Uint8Array>([
-    ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.')],
-    ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.')],
+    ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.', CSV_BODY)],
+    ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.', CSV_BODY)],
     ['k8s-deploy/SKILL.md', skill('k8s-deploy', 'Deploy services to Kubernetes with Helm charts.')],
   ]);
   const lib = new FolderLibrary('file:///lib', '/lib', SILENT, 60_000);

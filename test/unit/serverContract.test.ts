@@ -52,7 +52,8 @@ describe('contract: settings', () => {
     const { settings, problems } = sanitiseSettings({
       profiles: ['codex', 'nope', 'codex'],
       route: { topK: 0, rerank: 'yes' },
-      nearDuplicate: { threshold: 0.8, lexicalThreshold: 2 },
+      nearDuplicate: { threshold: 0.8 },
+      pairs: { acrossFolders: 'yes' },
       diagnostics: { severity: { 'skill.conflict': 'warning', 'skill.budget': 'loud' }, scope: 'openFiles' },
       listingBudget: 5000,
       logLevel: 'debug',
@@ -61,7 +62,7 @@ describe('contract: settings', () => {
     assert.equal(settings.route.topK, 10);
     assert.equal(settings.route.rerank, true);
     assert.equal(settings.nearDuplicate.threshold, 0.8);
-    assert.equal(settings.nearDuplicate.lexicalThreshold, 0.6);
+    assert.equal(settings.pairs.acrossFolders, false);
     assert.deepEqual(settings.diagnostics.severity, { 'skill.conflict': 'warning' });
     assert.equal(settings.diagnostics.scope, 'openFiles');
     assert.equal(settings.listingBudget, 5000);
@@ -74,7 +75,8 @@ describe('contract: settings', () => {
     assert.ok(!indexAffected(s, { ...s, diagnostics: { ...s.diagnostics, scope: 'openFiles' } }));
     assert.ok(!indexAffected(s, { ...s, conflict: { threshold: 0.5, maxPerSkill: 1 } }));
     assert.ok(indexAffected(s, { ...s, profiles: ['codex'] }));
-    assert.ok(indexAffected(s, { ...s, nearDuplicate: { threshold: 0.8, lexicalThreshold: 0.6 } }));
+    assert.ok(indexAffected(s, { ...s, nearDuplicate: { threshold: 0.8 } }));
+    assert.ok(indexAffected(s, { ...s, pairs: { acrossFolders: true } }));
   });
 });
 

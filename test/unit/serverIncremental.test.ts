@@ -8,12 +8,15 @@ import type { VectorCache } from '../../src/core/workspace';
 import { skillRefFor } from '../../src/node/fsWorkspace';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
+/** The body two copy-pasted twins share: their requests meet there. */
+const CSV_BODY = '# Fixing delimiters\n\n# Dropping duplicate rows\n';
+
 const enc = (s: string) => new TextEncoder().encode(s);
 
 function files() {
   return new Map<string, string | Uint8Array>([
-    ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.')],
-    ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.')],
+    ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.', CSV_BODY)],
+    ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.', CSV_BODY)],
     ['k8s-deploy/SKILL.md', skill('k8s-deploy', 'Deploy services to Kubernetes with Helm charts.')],
   ]);
 }
@@ -41,13 +44,13 @@ describe('LiveSkillService.updateFile', () => {
 
   it('re-parses and re-embeds one skill; the pair findings follow the edit', async () => {
     const { svc, embedder } = await open();
-    assert.equal(svc.pairFindings('csv-tidy').length, 1);
+    assert.equal((await svc.pairFindings('csv-tidy')).length, 1);
     const before = embedder.texts;
     const doc = await svc.updateFile(ref('csv-tidy'), enc(skill('csv-tidy', 'Plot charts from spreadsheets.')));
     assert.equal(doc?.description, 'Plot charts from spreadsheets.');
     assert.equal(svc.skill('csv-tidy'), doc);
     assert.ok(embedder.texts - before >= 1 && embedder.texts - before <= 3, 'only this skill is embedded');
-    assert.equal(svc.pairFindings('csv-tidy').length, 0);
+    assert.equal((await svc.pairFindings('csv-tidy')).length, 0);
     const r = await svc.route('plot a chart from a spreadsheet', { k: 1 });
     assert.equal(r.candidates[0].skillId, 'csv-tidy');
   });
@@ -80,7 +83,7 @@ describe('LiveSkillService.updateFile', () => {
     assert.deepEqual(svc.skills().map((s) => s.id), ['csv-cleaner', 'csv-tidy', 'k8s-deploy', 'pdf-extract']);
     assert.equal(await svc.updateFile(ref('csv-tidy'), null), null);
     assert.equal(svc.skill('csv-tidy'), undefined);
-    assert.deepEqual(svc.pairFindings(), []);
+    assert.deepEqual(await svc.pairFindings(), []);
     const r = await svc.route('clean a csv', { k: 5 });
     assert.ok(!r.candidates.some((c) => c.skillId === 'csv-tidy'));
   });

@@ -12,6 +12,8 @@ import type { IndexStatus } from '../../src/shared/protocol';
 import { MemoryWorkspace, skill } from '../helpers/fakes';
 
 const ROOT_URI = 'file:///lib';
+/** The body two copy-pasted twins share: their requests meet there. */
+const CSV_BODY = '# Fixing delimiters\n\n# Dropping duplicate rows\n';
 
 function setup(gate: (opts: OpenLibraryOptions) => Promise<void>) {
   const published = new Map<string, { diagnostics: Diagnostic[]; version?: number }>();
@@ -36,8 +38,8 @@ function setup(gate: (opts: OpenLibraryOptions) => Promise<void>) {
   /** The token of every route the engine was asked for. */
   const routed: (CancelToken | undefined)[] = [];
   const files = new Map<string, string | Uint8Array>([
-    ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.')],
-    ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.')],
+    ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.', CSV_BODY)],
+    ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.', CSV_BODY)],
   ]);
   const host: IndexHost = {
     async openLibrary(opts): Promise<LiveSkillService> {
@@ -88,6 +90,8 @@ describe('WorkspaceIndex', () => {
     const t = setup(async () => undefined);
     await t.index.changeFolders([ROOT_URI], []);
     const uri = 'file:///lib/csv-tidy/SKILL.md';
+    // The pass after the index has found the pair.
+    await t.waitFor(() => t.published.get(uri)?.diagnostics.some((d) => d.code === 'skill.near-duplicate'));
     for (let v = 2; v <= 30; v++) t.index.documentChanged(uri, skill('csv-tidy', `Plot charts, version ${v}.`), v);
     // First the skill's own checks (with its last known pairs), then the cross-skill checks.
     const own = await t.waitFor(() => (t.published.get(uri)?.version === 30 ? t.published.get(uri) : undefined));

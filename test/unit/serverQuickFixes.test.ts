@@ -4,9 +4,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseFrontMatter } from '../../src/core/parse/frontMatter';
 import { codeActions } from '../../src/server/codeActions';
 import {
-  addDisambiguationEdit,
+  addDescriptionLineEdit,
   descriptionLimit,
-  disambiguationLine,
   ignoreCommentEdit,
   ignoreMetadataEdit,
   replaceDescriptionEdit,
@@ -82,15 +81,14 @@ describe('quick fixes', () => {
     assert.equal(descriptionLimit({ description: 'x' }, 'copilot'), null);
   });
 
-  it('adds a line naming the twin (a sentence, or a new line in a literal block)', () => {
-    const twin = { name: 'csv-tidy', description: 'Tidy CSV files for R users. Uses readr.' };
-    assert.equal(disambiguationLine(twin), 'Not for tidy CSV files for R users: use csv-tidy for that.');
+  it('adds the suggested line to the description (a sentence, or a new line in a literal block), once', () => {
+    const line = 'For R users or readr, use csv-tidy.';
     const text = '---\nname: csv-cleaner\ndescription: Clean CSV files with pandas.\n---\n';
-    const out = apply(text, addDisambiguationEdit(text, twin));
-    assert.equal(data(out).description, 'Clean CSV files with pandas. Not for tidy CSV files for R users: use csv-tidy for that.');
-    assert.equal(addDisambiguationEdit(out, twin), null, 'not twice');
+    const out = apply(text, addDescriptionLineEdit(text, line));
+    assert.equal(data(out).description, `Clean CSV files with pandas. ${line}`);
+    assert.equal(addDescriptionLineEdit(out, line), null, 'not twice');
     const literal = '---\nname: a\ndescription: |\n  Clean CSV.\n---\n';
-    assert.equal(data(apply(literal, addDisambiguationEdit(literal, twin))).description, 'Clean CSV.\nNot for tidy CSV files for R users: use csv-tidy for that.\n');
+    assert.equal(data(apply(literal, addDescriptionLineEdit(literal, line))).description, `Clean CSV.\n${line}\n`);
   });
 
   it('dismisses a twin by comment or metadata, and the result is read back as a suppression', () => {
@@ -106,7 +104,7 @@ describe('quick fixes', () => {
 
 describe('code actions', () => {
   const uri = 'file:///lib/pdf-tools/SKILL.md';
-  const base = { uri, folderName: 'pdf-tools', twinDescription: () => 'Tidy CSV files for R users.', annotations: true };
+  const base = { uri, folderName: 'pdf-tools', annotations: true };
   const line = (l: number) => ({ start: { line: l, character: 0 }, end: { line: l, character: 0 } });
 
   it('offers "set name to the folder name" on the name line even when only VS Code reports it', () => {
@@ -127,16 +125,30 @@ describe('code actions', () => {
     assert.ok(b.edit?.changes?.[uri]);
   });
 
-  it('offers the disambiguation line and both dismissals on a pair finding', () => {
+  it('offers the suggested line and both dismissals on a pair finding', () => {
     const text = '---\nname: pdf-tools\ndescription: d\n---\n';
-    const d = { range: line(2), message: 'dup', code: 'skill.near-duplicate', source: 'skill-router', data: { twin: { id: 'csv-tidy', name: 'csv-tidy', uri: 'file:///lib/csv-tidy/SKILL.md' } } };
-    const titles = codeActions({ ...base, text, range: line(2), diagnostics: [d] }).map((a) => a.title);
-    assert.deepEqual(titles, [
-      'Add a line to the description saying when to use "csv-tidy" instead',
+    const twin = { id: 'csv-tidy', name: 'csv-tidy', uri: 'file:///lib/csv-tidy/SKILL.md' };
+    const d = { range: line(2), message: 'dup', code: 'skill.near-duplicate', source: 'skill-router', data: { twin, suggestion: 'For R users, use csv-tidy.' } };
+    const actions = codeActions({ ...base, text, range: line(2), diagnostics: [d] });
+    assert.deepEqual(actions.map((a) => a.title), [
+      'Add to the description: "For R users, use csv-tidy."',
       'Ignore skill.near-duplicate about "csv-tidy" in this skill (comment)',
       'Ignore every finding about "csv-tidy" in this skill (front matter metadata)',
     ]);
+    assert.match(JSON.stringify(actions[0].edit), /d For R users, use csv-tidy\./);
     const foreign = { ...d, source: 'other-linter' };
     assert.equal(codeActions({ ...base, text, range: line(2), diagnostics: [foreign] }).length, 0);
+  });
+
+  it('never edits the description for a copy, nor without a suggestion from core', () => {
+    const text = '---\nname: pdf-tools\ndescription: d\n---\n';
+    const twin = { id: 'b/pdf-tools', name: 'pdf-tools', uri: 'file:///lib/b/pdf-tools/SKILL.md' };
+    const copy = { range: line(2), message: 'copy', code: 'skill.copy', source: 'skill-router', data: { twin, suggestion: 'For d, use pdf-tools.' } };
+    const bare = { ...copy, code: 'skill.near-duplicate', data: { twin } };
+    for (const d of [copy, bare]) {
+      const titles = codeActions({ ...base, text, range: line(2), diagnostics: [d] }).map((a) => a.title);
+      assert.ok(titles.every((t) => t.startsWith('Ignore')), titles.join('; '));
+      assert.equal(titles.length, 2);
+    }
   });
 });

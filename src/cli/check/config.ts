@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { findConfigFile, findTestsFile, type ConfigFileAccess } from '../../core/configFiles';
 import { DEFAULT_TEST_TOP } from '../../core/eval/routingTest';
+import type { PairScanOptions } from '../../core/analysis/scanRun';
 import { DEFAULT_FINDING_POLICY, type FindingPolicy } from '../../core/policy/findingPolicy';
 import { isProfileId, PROFILES, type ProfileId } from '../../core/profiles';
 import { UsageError } from '../io';
@@ -28,12 +29,16 @@ export interface CheckConfig {
   model?: string | false;
   /** Limits on reported `skill.conflict` findings, as the editor's `skillRouter.conflict.*` settings. */
   conflict?: Partial<FindingPolicy['conflict']>;
+  /** Share of probe requests for near-duplicates, as the editor's `skillRouter.nearDuplicate.threshold`. */
+  nearDuplicate?: { threshold?: number };
+  /** Pairs across top-level folders, as the editor's `skillRouter.pairs.acrossFolders`. */
+  pairs?: { acrossFolders?: boolean };
 }
 
 /** N of "in the top N" when neither the test nor the config says (shared with the query panel). */
 export const DEFAULT_TOP = DEFAULT_TEST_TOP;
 
-const CONFIG_KEYS = ['library', 'tests', 'profiles', 'budgets', 'top', 'model', 'conflict'];
+const CONFIG_KEYS = ['library', 'tests', 'profiles', 'budgets', 'top', 'model', 'conflict', 'nearDuplicate', 'pairs'];
 const CONFLICT_KEYS = ['threshold', 'maxPerSkill'];
 /** The most `conflict.maxPerSkill` may be (as the editor's setting). */
 const MAX_CONFLICTS_PER_SKILL = 1000;
@@ -102,8 +107,29 @@ export function parseConfig(text: string, file: string): CheckConfig {
       config.conflict = conflict;
     }
   }
+  if (doc.nearDuplicate !== undefined) {
+    const near = doc.nearDuplicate;
+    if (!isRecord(near) || Object.keys(near).some((k) => k !== 'threshold')) problems.push('"nearDuplicate" must be a mapping of threshold');
+    else if (near.threshold !== undefined && !(typeof near.threshold === 'number' && near.threshold >= 0 && near.threshold <= 1)) {
+      problems.push('"nearDuplicate.threshold" must be a number from 0 to 1');
+    } else config.nearDuplicate = near.threshold === undefined ? {} : { threshold: near.threshold as number };
+  }
+  if (doc.pairs !== undefined) {
+    const pairs = doc.pairs;
+    if (!isRecord(pairs) || Object.keys(pairs).some((k) => k !== 'acrossFolders')) problems.push('"pairs" must be a mapping of acrossFolders');
+    else if (pairs.acrossFolders !== undefined && typeof pairs.acrossFolders !== 'boolean') problems.push('"pairs.acrossFolders" must be true or false');
+    else config.pairs = pairs.acrossFolders === undefined ? {} : { acrossFolders: pairs.acrossFolders as boolean };
+  }
   if (problems.length) throw new UsageError(problems.map((p) => `${file}: ${p}`).join('\n'));
   return config;
+}
+
+/** What the config asks of the pair scan (the editor's `skillRouter.nearDuplicate` and `pairs` settings). */
+export function pairScanOptions(config: CheckConfig): Partial<PairScanOptions> {
+  return {
+    ...(config.nearDuplicate?.threshold !== undefined ? { share: config.nearDuplicate.threshold } : {}),
+    ...(config.pairs?.acrossFolders !== undefined ? { acrossFolders: config.pairs.acrossFolders } : {}),
+  };
 }
 
 /** The finding policy of a config: its `conflict` limits over the defaults (the editor's). */

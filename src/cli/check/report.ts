@@ -2,6 +2,7 @@
  * What one `check` run found, in the shape every output format reads (format/*.ts), and the
  * counts and exit code derived from it.
  */
+import type { PairEvidence } from '../../core/analysis/types';
 import type { BudgetReport } from '../../core/profiles';
 import type { Severity, TextRange } from '../../core/types';
 import type { TestOutcome } from './judge';
@@ -18,6 +19,10 @@ export interface CheckFinding {
   range: TextRange | null;
   profile?: string;
   related?: { file: string; skillId: string; range: TextRange; message: string }[];
+  /** Pair findings: the routing evidence behind the claim. */
+  evidence?: PairEvidence;
+  /** Pair findings: the line the editor's quick fix would add to the description. */
+  suggestion?: string;
 }
 
 export interface CheckReport {

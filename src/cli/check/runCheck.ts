@@ -2,8 +2,9 @@
  * `skill-router check`: the pre-commit and CI gate of a skill library. One run reports
  * - routing tests (`skill-router.tests.yaml`) and per-skill trigger evals (`evals/evals.json`),
  * - every skill's validation findings for the selected client profiles, including the
- *   cross-skill `skill.*` findings, under the same policy as the editor (suppression, conflict
- *   limits),
+ *   cross-skill `skill.*` findings (copies, near-duplicates and conflicts from the engine's pair
+ *   scan, with their routing evidence), under the same policy as the editor (suppression,
+ *   conflict limits),
  * - each client's listing budget: name + description characters of all skills against a budget,
  * as text, JSON, SARIF 2.1.0 or JUnit XML. Exit 0 clean, 1 failed tests or error findings
  * (warnings too with --strict), 2 tool failure. This module runs the stages in order; each
@@ -19,6 +20,7 @@ import { applyFindingPolicy } from '../../core/policy/findingPolicy';
 import { effectiveBudgets, listingBudgets } from '../../core/profiles';
 import type { SkillService } from '../../core/service';
 import type { Finding, SkillDoc, TextRange } from '../../core/types';
+import { defaultCacheDir } from '../../node/library';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, plural, readText, UsageError, type CliIo } from '../io';
 import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from '../options';
 import {
@@ -29,8 +31,10 @@ import {
   findingPolicy,
   isDirectory,
   NODE_FILE_ACCESS,
+  pairScanOptions,
   parseConfig,
 } from './config';
+import { checkPairFindings } from './pairs';
 import { FORMATS, FORMATTERS, isFormat } from './formatters';
 import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
 import { summarizeCheck, type CheckFinding, type CheckReport } from './report';
@@ -208,7 +212,8 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     // Findings of the skills (all, or the changed ones and cross-skill findings touching them),
     // less what the skills suppress, with the closest conflicts only: as the editor shows them.
     const pairsOf = new Map<string, PairFinding[]>();
-    for (const p of service.pairFindings()) {
+    const cacheDir = opts.cacheDir ?? defaultCacheDir(root);
+    for (const p of await checkPairFindings(service, [...routingTests, ...triggerTests], pairScanOptions(config), cacheDir)) {
       for (const id of new Set([p.a, p.b])) {
         const list = pairsOf.get(id);
         if (list) list.push(p);
@@ -305,6 +310,8 @@ function toCheckFinding(
     range: withRanges ? f.range : null,
     ...(f.profile ? { profile: f.profile } : {}),
     ...(related.length ? { related } : {}),
+    ...(f.evidence ? { evidence: f.evidence } : {}),
+    ...(f.suggestion ? { suggestion: f.suggestion } : {}),
   };
 }
 

@@ -5,16 +5,15 @@
  * languages, ecosystems, platforms, audiences and segments it names, umbrella skills, and explicit
  * cross-references ("not for X, use Y"), which mark an intended boundary and lower the conflict.
  *
- * The same judgement feeds the `skill.conflict` findings, the reranker's compatibility features
- * and set selection in routing.
+ * The judgement feeds the reranker's compatibility features and set selection in routing, and
+ * `engine.judgeSet`. The library's `skill.conflict` findings are decided on routing evidence
+ * instead (competition.ts), which reads the facets and cross-references of the same profiles.
  */
 import { blendedIdf, type BackgroundPrior } from '../index/background';
 import type { SkillDoc } from '../types';
-import type { PairFinding } from './types';
 import {
   detectFacets,
   excludedFacets,
-  stripFacet,
   ECOSYSTEM_FAMILIES,
   facetMismatches,
   folderOf,
@@ -356,14 +355,6 @@ function normName(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** `normName` of a profile's name, made once per profile (a pair scan compares thousands). */
-const nameKeys = new WeakMap<SkillProfile, string>();
-function nameKey(p: SkillProfile): string {
-  let key = nameKeys.get(p);
-  if (key === undefined) nameKeys.set(p, (key = normName(p.name)));
-  return key;
-}
-
 /** The verdict for a set: the first conflicting pair decides (most specific reason first). */
 export interface SetJudgement {
   reason: SkipReason | null;
@@ -396,129 +387,4 @@ export function judgeSet(profiles: readonly SkillProfile[], opts: ConflictOption
     }
   }
   return { reason, pairs };
-}
-
-/** Reasons worth telling an author about: the pair is routed together, but a request needs one. */
-const REPORTED: ReadonlySet<SkipReason> = new Set<SkipReason>([
-  'function_redundant',
-  'language_ecosystem_mismatch',
-  'platform_exclusive',
-  'audience_mismatch',
-  'business_layer_mismatch',
-  'granularity_mismatch',
-]);
-
-const ADVICE: Record<SkipReason, string> = {
-  function_redundant: 'They do the same job; say in each description when to pick it over the other, or merge them.',
-  language_ecosystem_mismatch: 'They do the same job for different stacks; name the language or ecosystem early in each description so a request picks one.',
-  platform_exclusive: 'They target alternative platforms; name the platform early in each description so a request picks one.',
-  audience_mismatch: 'They serve different audiences; say who each is for.',
-  business_layer_mismatch: 'They serve different business segments; say which each is for.',
-  granularity_mismatch: 'One is an umbrella over the other; say in the umbrella which task skills it hands off to.',
-  domain_mismatch: 'They belong to different domains.',
-  forced_chaining: 'They are separate jobs.',
-};
-
-/**
- * Probable SKIP conflicts between topically close skills (only pairs involving `focus` when given):
- * pairs an agent would see side by side for one request (similarity at or above the `*Close`
- * threshold, or copies) although a request needs only one of them. Pairs that name each other
- * are left out (their boundary is intended), and so are pairs in `skip` (already reported as
- * near-duplicates).
- */
-export function findConflicts(
-  profiles: SkillProfiles,
-  opts: ConflictOptions = DEFAULT_CONFLICT,
-  focus?: string,
-  skip: ReadonlySet<string> = new Set(),
-  candidates?: readonly (readonly [string, string])[],
-): PairFinding[] {
-  const all = [...profiles.all()];
-  // Vectors fetched once for a library-wide scan (its hot loop meets each skill many times); a
-  // scan for one skill meets each other skill once, and runs after every edit: no per-call maps.
-  const vectors = focus ? undefined : new Map(all.map((p) => [p.id, p.vector]));
-  const vectorOf = (p: SkillProfile) => (vectors ? vectors.get(p.id) : p.vector);
-  const out: PairFinding[] = [];
-  const consider = (a: SkillProfile, b: SkillProfile) => {
-    const x = a.id < b.id ? a : b;
-    const y = a.id < b.id ? b : a;
-    const copy = x.folder === y.folder || nameKey(x) === nameKey(y);
-    const vx = vectorOf(x);
-    const vy = vectorOf(y);
-    const similarity = vx && vy ? vectorCosine(vx, vy) : termCosine(x.terms, y.terms);
-    if (!copy && similarity < (vx && vy ? opts.denseReport : opts.lexicalReport)) return;
-    if (skip.has(`${x.id}\n${y.id}`)) return;
-    const j = judgePair(x, y, opts);
-    if (!j.reason || !REPORTED.has(j.reason) || j.crossReference) return;
-    out.push({
-      kind: 'conflict',
-      a: x.id,
-      b: y.id,
-      similarity: Math.max(0, Math.min(1, j.similarity)),
-      reason: j.reason,
-      exampleRequest: exampleRequest(x, y, profiles, j.family),
-      explanation: `${j.evidence}. ${ADVICE[j.reason]}`,
-    });
-  };
-  if (candidates && !focus) {
-    for (const [a, b] of candidates) {
-      const x = profiles.get(a);
-      const y = profiles.get(b);
-      if (x && y) consider(x, y);
-    }
-  } else {
-    for (const a of all) {
-      if (focus && a.id !== focus) continue;
-      for (const b of all) if (b.id !== a.id && (focus || b.id > a.id)) consider(a, b);
-    }
-  }
-  return out;
-}
-
-/**
- * Candidate pairs for a library-wide pair scan, `a` < `b`: each skill with its `k` nearest
- * neighbours (`neighbours`, e.g. from the vector index, else by shared rare terms) and every
- * pair of skills sharing a folder name (copies, which a translation can move far apart).
- */
-export function candidatePairs(profiles: SkillProfiles, k: number, neighbours?: (id: string, k: number) => string[]): [string, string][] {
-  const seen = new Set<string>();
-  const out: [string, string][] = [];
-  const add = (a: string, b: string) => {
-    if (a === b) return;
-    const [x, y] = a < b ? [a, b] : [b, a];
-    const key = `${x}\n${y}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push([x, y]);
-  };
-  const byFolder = new Map<string, string[]>();
-  for (const p of profiles.all()) {
-    for (const other of neighbours ? neighbours(p.id, k) : profiles.lexicalNeighbours(p.id, k)) add(p.id, other);
-    const group = byFolder.get(p.folder) ?? [];
-    for (const other of group) add(p.id, other);
-    group.push(p.id);
-    byFolder.set(p.folder, group);
-  }
-  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-}
-
-/**
- * A request both skills would be routed for: the clause of either description that best matches
- * the other skill's terms, without the words of a mismatched language or platform.
- */
-export function exampleRequest(a: SkillProfile, b: SkillProfile, profiles: SkillProfiles, family?: FacetFamily): string {
-  let best = { text: '', score: -1 };
-  for (const [self, other] of [[a, b], [b, a]] as const) {
-    for (const raw of self.description.split(/(?<=[.;!?。；！？])\s*|\s+[-–—]\s+|\n+/u)) {
-      const clause = raw.replace(/^(?:use (?:this skill )?(?:when|for|to)|this skill|when)\s+/i, '').trim();
-      if (clause.length < 12) continue;
-      const terms = profiles.ofText(clause).terms;
-      const score = termCosine(terms, other.terms) + termCosine(terms, self.terms) * 0.25;
-      if (score > best.score) best = { text: clause, score };
-    }
-  }
-  let text = best.text || `${a.name} ${b.name}`;
-  if (family) text = stripFacet(text, family);
-  text = text.replace(/[.;。；]+$/u, '');
-  return text.length > 140 ? `${text.slice(0, 137).replace(/\s+\S*$/u, '')}...` : text;
 }

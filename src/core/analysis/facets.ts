@@ -123,21 +123,6 @@ const UMBRELLA = [
 ];
 const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|index|bundle|overview|fundamentals|basics|example|template|start|all|skills)(?:$|[-_\s])/u;
 
-/** `text` without the words that name values of `family` (for stack-neutral example requests). */
-export function stripFacet(text: string, family: FacetFamily): string {
-  let out = text;
-  for (const rule of RULES) {
-    if (rule.family !== family) continue;
-    const word = rule.cased ? rule.cased.source : rule.nameOnly ? null : rule.pattern.source;
-    if (!word) continue;
-    const flags = rule.cased ? 'gu' : 'giu';
-    // "... from Rust with the blobs crate" goes as a whole phrase, up to the clause's end.
-    out = out.replace(new RegExp(`\\s+(?:in|from|with|using|for|via|on)\\s+(?:the\\s+)?(?:${word})[^,;.。，；]*`, flags), '');
-    out = out.replace(new RegExp(word, flags), ' ');
-  }
-  return out.replace(/\s+([,.;:])/g, '$1').replace(/\s{2,}/g, ' ').trim();
-}
-
 /** The facets of one text; `name` is the skill name or folder (for name-only words). */
 export function detectFacets(text: string, name = ''): Facets {
   // What a "not for ..." clause names is not the skill's (see `excludedFacets`).

@@ -1,52 +1,403 @@
 /**
- * The library's pair findings: near-duplicates and probable SKIP conflicts, for one skill (after
- * an edit) or for the whole library (each skill with its nearest neighbours and its copies, not
- * all pairs). Twins for two stacks or platforms are not interchangeable: they are reported as
- * conflicts, not near-duplicates.
+ * The library's pair findings, for one skill (after an edit) or for the whole library: the one
+ * function behind the editor's diagnostics and `skill-router check`.
+ *
+ * 1. Copies, from the text (copies.ts), in any folders.
+ * 2. Probe requests for every skill (probes.ts: the author's tests and evals first, then requests
+ *    written from its description and headings), routed over the library by the engine's own
+ *    pipeline and read within the skill's scope: its top-level folder (one collection of a library
+ *    root that holds several), or the whole library when `acrossFolders` is set.
+ * 3. Pairs judged on that evidence (competition.ts): near-duplicates, variants, umbrellas.
+ *
+ * A library-wide scan routes two probes per skill first, then the rest of the probes (up to four)
+ * of the skills whose first probes met each other; a scan for one skill routes its probes and
+ * those of the skills they reach. Results are cached by the library's content signature
+ * (pairCache.ts), so a warm run routes nothing.
  */
+import { contentHash } from '../text/hash';
 import type { SkillDoc } from '../types';
-import { candidatePairs, DEFAULT_CONFLICT, findConflicts, judgeSet, profileText, type ConflictOptions, type SkillProfiles } from './conflicts';
-import { DEFAULT_DUPLICATES, findNearDuplicates, type DuplicateOptions } from './duplicates';
-import type { PairFinding } from './types';
+import { throwIfCancelled } from '../types';
+import { closeTo, direction, judgeCompetition, KEPT, partnersOf, SMALL_POOL, verifiedRequests } from './competition';
+import type { SkillProfiles } from './conflicts';
+import { CopyIndex, textSignature } from './copies';
+import { PAIR_SCAN_VERSION, PairScanCache } from './pairCache';
+import { probeRequests, templateKey, type Probe } from './probes';
+import { DEFAULT_PAIR_SCAN, type PairScanOptions, type PairScanRun, type ProbeRouter } from './scanRun';
+import { fragments } from '../route/rerankTraining';
+import { pairMessage, type PairFacts } from './pairText';
+import { surfaceOf, useOtherLine } from './suggestions';
+import type { PairFinding, ScopedRanking, SkipReason, Verdict } from './types';
 
-/** Nearest neighbours per skill checked for near-duplicates and conflicts in a library-wide scan. */
-const PAIR_NEIGHBOURS = 30;
+/** Probes per skill at most, and how many a library-wide scan routes for every skill first. */
+export const MAX_PROBES = 3;
+export const SCREEN_PROBES = 2;
+/** Skills whose probes a one-skill scan also routes (the ones its probes reach most). */
+const MAX_PARTNERS = 3;
+/**
+ * Libraries up to this size route every probe (a few seconds); larger ones screen by words first
+ * (the 2,817-skill corpus: ~8,000 routes instead of ~8,500 would take as long, but a full
+ * route of every probe and every pair's partners does not fit a minute).
+ */
+const SMALL_LIBRARY = 300;
+/** Probes routed between two chances for other work (the server's queue) to run. */
+const SLICE = 6;
+/** Probes screened by words alone between two such chances. */
+const SCREEN_SLICE = 60;
+/** How deep the screen reads: a pair whose probes meet in these places is routed in full. */
+const SCREEN_TOP = 2;
+/** A sentence or heading in this many skills is template text, not a probe. */
+const TEMPLATE_SKILLS = 3;
 
 export interface PairScanInput {
   /** The library's skills, in id order. */
   docs: readonly SkillDoc[];
   profiles: SkillProfiles;
-  /** Analyses text as the engine does. */
-  analyser: (text: string) => string[];
-  /** A skill's name + description vector (undefined without a model). */
-  vectorOf: (id: string) => Float32Array | undefined;
-  /** The `k` nearest skills of one skill by its vector (absent without vectors: shared rare terms). */
-  neighbours?: (id: string, k: number) => string[];
-  duplicates?: Partial<DuplicateOptions>;
-  conflicts?: Partial<ConflictOptions>;
+  /** The engine's routing pipeline: probes are routed exactly as requests are. */
+  pipeline: ProbeRouter;
+  /** Options from the engine's composition (`SkillServiceInit.duplicates`), under `run.options`. */
+  options?: Partial<PairScanOptions>;
 }
 
+/** The scope of a skill: its top-level folder, or '' for the whole library. */
+export function scopeOf(id: string, acrossFolders: boolean): string {
+  const slash = id.indexOf('/');
+  return acrossFolders || slash < 0 ? '' : id.slice(0, slash);
+}
+
+const REASONS: Record<Verdict['kind'], SkipReason> = { 'near-duplicate': 'function_redundant', variant: 'platform_exclusive', umbrella: 'granularity_mismatch' };
+
 /** Pair findings of the library; only those involving `skillId` when given. */
-export function scanPairs(input: PairScanInput, skillId?: string): PairFinding[] {
-  const { docs, profiles, analyser, vectorOf } = input;
-  const conflictOptions = { ...DEFAULT_CONFLICT, ...input.conflicts };
-  const byId = new Map<string, SkillDoc>();
-  const terms = new Map<string, Set<string>>();
-  const termsOf = (id: string) => {
-    let t = terms.get(id);
-    if (!t) {
-      if (!byId.size) for (const d of docs) byId.set(d.id, d);
-      const doc = byId.get(id);
-      t = new Set(doc ? analyser(profileText(doc)) : []);
-      terms.set(id, t);
+export async function scanPairs(input: PairScanInput, skillId?: string, run: PairScanRun = {}): Promise<PairFinding[]> {
+  const opts: PairScanOptions = { ...DEFAULT_PAIR_SCAN, ...input.options, ...run.options };
+  const cache = run.cache ?? new PairScanCache();
+  const scan = new Scan(input, opts, cache, run);
+  return skillId === undefined ? scan.library() : scan.focus(skillId);
+}
+
+class Scan {
+  private readonly byId: Map<string, SkillDoc>;
+  private readonly probes = new Map<string, Probe[]>();
+  private shared: Map<string, number> | null = null;
+  /**
+   * This scan's routed probes. The cache keeps them too, for the next scan of the same state, but
+   * only for the latest state: a one-skill scan after an edit, run between the slices of a
+   * library-wide one, moves it on.
+   */
+  private readonly rankings = new Map<string, ScopedRanking>();
+  private key = '';
+  private routed = 0;
+  private total = 0;
+  /** Screened probes, done and in all, counted a tenth of a routed one each (what they cost). */
+  private screened = 0;
+  private screens = 0;
+
+  constructor(
+    private readonly input: PairScanInput,
+    private readonly opts: PairScanOptions,
+    private readonly cache: PairScanCache,
+    private readonly run: PairScanRun,
+  ) {
+    this.byId = new Map(input.docs.map((d) => [d.id, d]));
+  }
+
+  async library(): Promise<PairFinding[]> {
+    const docs = this.input.docs;
+    this.key = await this.schedule(() => this.libraryKey());
+    const hit = this.cache.result(this.key);
+    if (hit) return [...hit];
+    const copies = await this.schedule(async () => this.copies());
+    const copied = new Set(copies.map((p) => `${p.a}\n${p.b}`));
+    const kept = docs.length <= SMALL_LIBRARY ? await this.routeAll(docs, copied) : await this.screenThenRoute(docs, copied);
+    const found = [...copies, ...kept.flatMap(([x, y]) => this.judge(x, y) ?? [])].sort(byPair);
+    this.cache.setResult(this.key, found);
+    this.cache.pruneSignatures(new Set(docs.map((d) => d.hash)));
+    return found;
+  }
+
+  /** A small library: every probe routed, the pairs whose probes meet both ways judged. */
+  private async routeAll(docs: readonly SkillDoc[], copied: ReadonlySet<string>): Promise<[SkillDoc, SkillDoc][]> {
+    this.total = docs.reduce((n, d) => n + this.probesOf(d).length, 0);
+    await this.route(docs.map((d) => [d, this.probesOf(d)] as const));
+    const partners = new Map(docs.map((d) => [d.id, new Set(partnersOf(this.rankingsOf(d), d.id))]));
+    const pairs: [SkillDoc, SkillDoc][] = [];
+    for (const d of docs) {
+      for (const other of partners.get(d.id)!) {
+        const o = this.byId.get(other);
+        if (o && d.id < other && partners.get(other)?.has(d.id) && !copied.has(`${d.id}\n${other}`)) pairs.push([d, o]);
+      }
     }
-    return t;
-  };
-  const candidates = skillId ? undefined : candidatePairs(profiles, PAIR_NEIGHBOURS, input.neighbours);
-  const duplicates = findNearDuplicates(docs, vectorOf, termsOf, { ...DEFAULT_DUPLICATES, ...input.duplicates }, skillId, candidates).filter((p) => {
-    const pair = [profiles.get(p.a), profiles.get(p.b)].filter((x) => x !== undefined);
-    return !judgeSet(pair, conflictOptions).pairs[0]?.family;
-  });
-  const reported = new Set(duplicates.map((p) => `${p.a}\n${p.b}`));
-  return [...duplicates, ...findConflicts(profiles, conflictOptions, skillId, reported, candidates)];
+    return pairs;
+  }
+
+  /**
+   * A large library: a screen by words alone (which skills' first two probes meet), then those
+   * skills' first probe routed in full, then the rest of the probes of the pairs it shows meeting.
+   */
+  private async screenThenRoute(docs: readonly SkillDoc[], copied: ReadonlySet<string>): Promise<[SkillDoc, SkillDoc][]> {
+    const screened = await this.screen(docs);
+    const candidates: [SkillDoc, SkillDoc][] = [];
+    for (const d of docs) {
+      for (const other of screened.get(d.id)!) {
+        const o = this.byId.get(other);
+        if (o && d.id < other && screened.get(other)?.has(d.id) && !copied.has(`${d.id}\n${other}`)) candidates.push([d, o]);
+      }
+    }
+    // Their first probe routed in full; the pairs it shows meeting both ways get the rest.
+    const first = [...new Set(candidates.flat())];
+    this.total = first.length;
+    await this.route(first.map((d) => [d, this.probesOf(d).slice(0, 1)] as const));
+    const meets = (x: SkillDoc, y: SkillDoc) => direction(this.rankingsOf(x), x.id, y.id).taken > 0;
+    const kept = candidates.filter(([x, y]) => meets(x, y) && meets(y, x));
+    const rest = [...new Set(kept.flat())];
+    this.total = this.routed + rest.reduce((n, d) => n + Math.max(0, this.probesOf(d).length - 1), 0);
+    await this.route(rest.map((d) => [d, this.probesOf(d).slice(1)] as const));
+    return kept;
+  }
+
+  async focus(id: string): Promise<PairFinding[]> {
+    const doc = this.byId.get(id);
+    if (!doc) return [];
+    this.key = await this.libraryKey();
+    const hit = this.cache.result(this.key);
+    if (hit) return hit.filter((p) => p.a === id || p.b === id);
+    const copies = this.copies(id);
+    const copied = new Set(copies.map((p) => (p.a === id ? p.b : p.a)));
+    this.total = this.probesOf(doc).length;
+    await this.route([[doc, this.probesOf(doc)]]);
+    // Partners: what its probes reach now, and what it was paired with before (a pair may end).
+    const counts = new Map<string, number>();
+    for (const r of this.rankingsOf(doc)) for (const other of partnersOf([r], id)) counts.set(other, (counts.get(other) ?? 0) + 1);
+    for (const p of this.cache.latest() ?? []) {
+      if (p.kind !== 'copy' && (p.a === id || p.b === id)) counts.set(p.a === id ? p.b : p.a, (counts.get(p.a === id ? p.b : p.a) ?? 0) + 1);
+    }
+    const partners = [...counts]
+      .filter(([other]) => this.byId.has(other) && !copied.has(other) && scopeOf(other, this.opts.acrossFolders) === scopeOf(id, this.opts.acrossFolders))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_PARTNERS)
+      .map(([other]) => this.byId.get(other)!);
+    this.total += partners.reduce((n, d) => n + this.probesOf(d).length, 0);
+    await this.route(partners.map((d) => [d, this.probesOf(d)] as const));
+    const found = partners.flatMap((o) => this.judge(doc, o) ?? []);
+    return [...copies, ...found].sort(byPair);
+  }
+
+  private report(): void {
+    const screenDone = Math.round(this.screened / 10);
+    this.run.progress?.(screenDone + this.routed, Math.round(this.screens / 10) + Math.max(this.total, this.routed));
+  }
+
+  /** Runs one slice of work where the caller wants it (the server: on the library's queue). */
+  private schedule<T>(work: () => Promise<T>): Promise<T> {
+    return this.run.schedule ? this.run.schedule(work) : work();
+  }
+
+  /** A signature of everything the findings depend on: router, options, skills, authored requests. */
+  private async libraryKey(): Promise<string> {
+    const pipeline = this.input.pipeline;
+    // The reranker and encoder in use show in a ranking; a fixed request costs one route.
+    const probe = await pipeline.rank('skill router pair scan', { token: this.run.token });
+    const router = JSON.stringify([probe.reranker, probe.dense, pipeline.settings]);
+    const parts = [String(PAIR_SCAN_VERSION), router, JSON.stringify(this.opts)];
+    for (const d of this.input.docs) {
+      const authored = this.run.authored?.(d.id) ?? [];
+      parts.push(`${d.id}\t${d.hash}${authored.length ? `\t${contentHash(JSON.stringify(authored))}` : ''}`);
+    }
+    return contentHash(parts.join('\n'));
+  }
+
+  private copyIndex: CopyIndex | null = null;
+
+  /** The library's copy pairs, or those of one skill. */
+  private copies(focus?: string): PairFinding[] {
+    this.copyIndex ??= new CopyIndex(this.input.docs, (d) => this.cache.signature(d.hash, () => textSignature(d)));
+    return focus === undefined ? this.copyIndex.all() : this.copyIndex.of(focus);
+  }
+
+  /**
+   * Rankings of `doc`'s probes with the other copies of `x` and `y` left out: a copy of either
+   * takes a place in the top 3 that says nothing new (the copy finding says it), and would push
+   * the other out.
+   */
+  private rankingsFor(doc: SkillDoc, x: string, y: string): ScopedRanking[] {
+    const drop = new Set<string>();
+    for (const id of [x, y]) for (const p of this.copies(id)) drop.add(p.a === id ? p.b : p.a);
+    drop.delete(x);
+    drop.delete(y);
+    const list = this.rankingsOf(doc);
+    if (!drop.size) return list;
+    return list.map((r) => {
+      const keep = r.ids.map((id, i) => (drop.has(id) ? -1 : i)).filter((i) => i >= 0);
+      return { ...r, ids: keep.map((i) => r.ids[i]), close: keep.map((i) => r.close[i]) };
+    });
+  }
+
+  private probesOf(doc: SkillDoc): Probe[] {
+    let list = this.probes.get(doc.id);
+    if (!list) {
+      const shared = this.templateCounts();
+      list = probeRequests(doc, this.run.authored?.(doc.id) ?? [], MAX_PROBES, (key) => (shared.get(key) ?? 0) >= TEMPLATE_SKILLS);
+      this.probes.set(doc.id, list);
+    }
+    return list;
+  }
+
+  /**
+   * In how many skills each sentence and heading occurs (template text is in many); copies, which
+   * share their description, count once.
+   */
+  private templateCounts(): Map<string, number> {
+    if (this.shared) return this.shared;
+    const counts = new Map<string, number>();
+    const listings = new Set<string>();
+    for (const d of this.input.docs) {
+      if (listings.has(d.description)) continue;
+      listings.add(d.description);
+      const keys = this.cache.templateKeys(d.hash, () => {
+        const f = fragments(d);
+        return [...new Set([...f.description, ...f.headings].map(templateKey))];
+      });
+      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    return (this.shared = counts);
+  }
+
+  /** The first stage's raw lexical scores of a request (BM25F against every skill). */
+  private wordScores(query: string): Map<string, number> {
+    const pipeline = this.input.pipeline;
+    return pipeline.firstStage.lexicalScores(pipeline.analyse(query), pipeline.settings);
+  }
+
+  /**
+   * The skills each skill's first probes reach by words alone (the first stage's lexical scores,
+   * Chinese requests with their bridged senses), within its scope: the screen of a library scan.
+   */
+  private async screen(docs: readonly SkillDoc[]): Promise<Map<string, Set<string>>> {
+    const out = new Map<string, Set<string>>();
+    const jobs = docs.flatMap((d) => this.probesOf(d).slice(0, SCREEN_PROBES).map((p) => [d, p] as const));
+    for (const d of docs) out.set(d.id, new Set());
+    this.screens = jobs.length;
+    // Until the screen tells, assume every skill's first probes get routed.
+    this.total = jobs.length;
+    for (let i = 0; i < jobs.length; i += SCREEN_SLICE) {
+      throwIfCancelled(this.run.token);
+      await this.schedule(async () => {
+        for (const [doc, probe] of jobs.slice(i, i + SCREEN_SLICE)) {
+          const scores = this.wordScores(probe.query);
+          const scope = scopeOf(doc.id, this.opts.acrossFolders);
+          const top: [string, number][] = [];
+          for (const [id, score] of scores) {
+            if (id === doc.id || (scope && scopeOf(id, false) !== scope)) continue;
+            if (top.length < SCREEN_TOP) top.push([id, score]);
+            else if (score > top[top.length - 1][1]) top[top.length - 1] = [id, score];
+            else continue;
+            top.sort((a, b) => b[1] - a[1]);
+          }
+          for (const [id] of top) out.get(doc.id)!.add(id);
+        }
+      });
+      this.screened = Math.min(i + SCREEN_SLICE, jobs.length);
+      this.report();
+    }
+    return out;
+  }
+
+  private rankingsOf(doc: SkillDoc): ScopedRanking[] {
+    return this.probesOf(doc).flatMap((p) => this.rankingOf(doc, p) ?? []);
+  }
+
+  private rankingOf(doc: SkillDoc, p: Probe): ScopedRanking | undefined {
+    const key = this.probeKey(doc, p);
+    let r = this.rankings.get(key);
+    if (!r) {
+      r = this.cache.ranking(this.key, key);
+      if (r) this.rankings.set(key, r);
+    }
+    return r;
+  }
+
+  private probeKey(doc: SkillDoc, p: Probe): string {
+    return `${doc.id}\n${p.query}`;
+  }
+
+  /** Routes the probes not routed yet for this library state, a slice at a time. */
+  private async route(work: readonly (readonly [SkillDoc, readonly Probe[]])[]): Promise<void> {
+    const jobs = work.flatMap(([doc, probes]) => probes.filter((p) => !this.rankingOf(doc, p)).map((p) => [doc, p] as const));
+    this.routed += work.reduce((n, [, probes]) => n + probes.length, 0) - jobs.length;
+    for (let i = 0; i < jobs.length; i += SLICE) {
+      throwIfCancelled(this.run.token);
+      await this.schedule(async () => {
+        for (const [doc, probe] of jobs.slice(i, i + SLICE)) {
+          throwIfCancelled(this.run.token);
+          // The reranked order, before set selection moves a redundant partner out of the leading places.
+          const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
+          const scope = scopeOf(doc.id, this.opts.acrossFolders);
+          const ids: string[] = [];
+          const close: boolean[] = [];
+          const self = ranking.candidates.find((c) => c.id === doc.id);
+          const pool = ranking.candidates.length;
+          // A small pool without an encoder is judged on the raw word scores (see closeTo).
+          const words = pool < SMALL_POOL && self?.dense === null ? this.wordScores(probe.query) : undefined;
+          for (const c of ranking.candidates) {
+            if (scope && scopeOf(c.id, false) !== scope) continue;
+            ids.push(c.id);
+            close.push(c.id === doc.id || closeTo(self, c, pool, words));
+            if (ids.length >= KEPT) break;
+          }
+          const routed: ScopedRanking = {
+            query: probe.query,
+            source: probe.source,
+            for: doc.id,
+            ids,
+            close,
+            ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
+          };
+          this.rankings.set(this.probeKey(doc, probe), routed);
+          this.cache.setRanking(this.key, this.probeKey(doc, probe), routed);
+          this.routed++;
+        }
+      });
+      this.report();
+    }
+  }
+
+  /** The finding of one pair, or null. */
+  private judge(x: SkillDoc, y: SkillDoc): PairFinding | null {
+    const [a, b] = x.id < y.id ? [x, y] : [y, x];
+    if (scopeOf(a.id, this.opts.acrossFolders) !== scopeOf(b.id, this.opts.acrossFolders)) return null;
+    const ra = this.rankingsFor(a, a.id, b.id);
+    const rb = this.rankingsFor(b, a.id, b.id);
+    const verdict = judgeCompetition(a, b, ra, rb, this.input.profiles, this.opts);
+    if (!verdict) return null;
+    const requests = verifiedRequests([...ra, ...rb], a.id, b.id);
+    // Every claim carries a request the router ranked both for; without one, no claim.
+    if (!requests.length) return null;
+    const ab = direction(ra, a.id, b.id);
+    const ba = direction(rb, b.id, a.id);
+    const facts: PairFacts = { a, b, verdict, directions: { [a.id]: ab, [b.id]: ba }, example: requests[0] };
+    const profiles = this.input.profiles;
+    const analyser = (text: string) => [...profiles.ofText(text).terms.keys()];
+    const lead = (other: SkillDoc) =>
+      verdict.kind === 'variant' ? verdict.values[other.id].map((v) => surfaceOf(v, other.description)) : [];
+    const suggestions: Record<string, string> = {};
+    for (const [self, other] of [[a, b], [b, a]] as const) {
+      const line = useOtherLine(self, other, profiles, analyser, lead(other));
+      if (line) suggestions[self.id] = line;
+    }
+    return {
+      kind: verdict.kind === 'near-duplicate' ? 'near-duplicate' : 'conflict',
+      a: a.id,
+      b: b.id,
+      similarity: Math.min(ab.taken / ab.sent, ba.taken / ba.sent),
+      reason: verdict.kind === 'variant' && (verdict.family === 'language' || verdict.family === 'frontend') ? 'language_ecosystem_mismatch' : REASONS[verdict.kind],
+      explanation: pairMessage(facts),
+      evidence: { requests, probes: { sent: ab.sent + ba.sent, taken: ab.taken + ba.taken } },
+      ...(Object.keys(suggestions).length ? { suggestions } : {}),
+      detail: facts.verdict,
+      directions: facts.directions,
+    };
+  }
+}
+
+function byPair(p: PairFinding, q: PairFinding): number {
+  return p.a < q.a ? -1 : p.a > q.a ? 1 : p.b < q.b ? -1 : p.b > q.b ? 1 : p.kind < q.kind ? -1 : p.kind > q.kind ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-/** Findings about pairs of skills: near-duplicates and probable SKIP conflicts. */
+/** Findings about pairs of skills: copies, near-duplicates (competitors) and conflicts. */
+import type { FacetFamily } from './facets';
 
 /** Why two topically close skills should not be selected together (the SKIP taxonomy). */
 export type SkipReason =
@@ -22,17 +23,102 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   'forced_chaining',
 ];
 
+/**
+ * What a pair finding is:
+ * - `copy`: the same (or nearly the same) text in two places;
+ * - `near-duplicate`: two skills the router cannot keep apart: each takes the other's requests;
+ * - `conflict`: they take each other's requests, and the author can say what sets them apart
+ *   (another platform, language or framework; an umbrella over a task skill).
+ */
+export type PairKind = 'copy' | 'near-duplicate' | 'conflict';
+
+/** Where a probe request comes from. */
+export type ProbeSource = 'test' | 'eval' | 'description' | 'heading';
+
+/** A request the author wrote for a skill: a routing test expecting it, or a trigger eval. */
+export interface AuthoredRequest {
+  query: string;
+  source: 'test' | 'eval';
+}
+
+/** One probe request routed: the skills of its scope in the router's order, with their scores. */
+export interface ScopedRanking {
+  query: string;
+  source: ProbeSource;
+  /** The skill the probe was written for. */
+  for: string;
+  /** Ids in rank order within the scope (the first few). */
+  ids: string[];
+  /**
+   * For each of `ids`, whether it stands close to the skill the probe was written for on the
+   * first stage's scores (see `closeTo` in competition.ts): the reranker's softmax puts nearly
+   * all its mass on one skill even when two do the same job, so closeness is read before it.
+   */
+  close: boolean[];
+  /** The request in bridged English, for a Chinese request. */
+  readAs?: string;
+}
+
+/** One routed request behind a claim: what was asked and where the router ranked each skill of the pair. */
+export interface EvidenceRequest {
+  query: string;
+  /** 1-based ranks among the skills of the pair's scope (a rank beyond the ranking read: absent). */
+  ranks: Record<string, number>;
+  /** Whose request it is: the skill it was written for, or whose author wrote it. */
+  for: string;
+  source: ProbeSource;
+  /** How the bridge read a Chinese request in English (what the English-only encoder saw). */
+  readAs?: string;
+}
+
+/**
+ * The routing evidence of a near-duplicate or conflict, so that any claim can be re-checked:
+ * requests the router ranked both skills within its top 3 for (the author's tests and evals
+ * first), and how many probe requests were sent for the pair and how many of them the other
+ * skill took (ranked in the top 3 beside the skill they were written for).
+ */
+export interface PairEvidence {
+  requests: EvidenceRequest[];
+  probes: { sent: number; taken: number };
+}
+
+/** What the routing evidence showed about a pair (see competition.ts). */
+export type Verdict =
+  | { kind: 'near-duplicate' }
+  /** The same job for two platforms, languages or frameworks; `unnamed`: skills whose first sentence does not name theirs. */
+  | { kind: 'variant'; family: FacetFamily | 'product'; values: Record<string, string[]>; unnamed: string[] }
+  | { kind: 'umbrella'; umbrella: string; task: string };
+
+/** What the probes written for one skill say about the other: sent, taken (both in the top 3), first (the other ranked first). */
+export interface ProbeDirection {
+  sent: number;
+  taken: number;
+  first: number;
+}
+
 export interface PairFinding {
-  kind: 'near-duplicate' | 'conflict';
+  kind: PairKind;
   /** Skill ids; `a` < `b`. */
   a: string;
   b: string;
-  /** Similarity that triggered the finding, 0..1. */
+  /**
+   * How strong the finding is, 0..1: for a copy the share of word sequences the two texts share;
+   * otherwise the share of the pair's probe requests the other skill took.
+   */
   similarity: number;
-  /** For conflicts: the predicted SKIP reason class. */
+  /** The SKIP class the finding stands for (benches read it; messages say it in words). */
   reason?: SkipReason;
-  /** A request for which both would be routed (for conflicts). */
-  exampleRequest?: string;
-  /** One sentence an author can act on. */
+  /** One sentence an author can act on, in words (no class names). */
   explanation: string;
+  /** Routing evidence (every near-duplicate and conflict has it). */
+  evidence?: PairEvidence;
+  /**
+   * The line a quick fix may add to each skill's description, by skill id: "For …, use <other>."
+   * built from the words that set the other skill apart, never from the skill's own text.
+   */
+  suggestions?: Record<string, string>;
+  /** The verdict behind a near-duplicate or conflict. */
+  detail?: Verdict;
+  /** Per skill of the pair: what its probes said about the other. */
+  directions?: Record<string, ProbeDirection>;
 }

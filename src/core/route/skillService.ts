@@ -7,6 +7,7 @@
 import { DEFAULT_CONFLICT, judgeSet, profileText, SkillProfiles, type ConflictOptions, type SetJudgement } from '../analysis/conflicts';
 import type { DuplicateOptions } from '../analysis/duplicates';
 import { scanPairs } from '../analysis/pairScan';
+import type { PairScanRun } from '../analysis/scanRun';
 import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
 import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
@@ -255,28 +256,9 @@ class Engine implements RoutingEngine {
     return this.failed;
   }
 
-  pairFindings(skillId?: string): PairFinding[] {
-    const dense = this.dense;
-    const profiles = this.profiles();
-    const vectorOf = (id: string) => dense?.first(id);
-    return scanPairs(
-      {
-        docs: this.sorted,
-        profiles,
-        analyser: (text) => analyse(text, { segmenter: this.init.segmenter }),
-        vectorOf,
-        // A library-wide scan looks at each skill's nearest neighbours (and copies), not all pairs.
-        neighbours: dense?.skillCount
-          ? (id, k) => {
-              const v = vectorOf(id);
-              return v ? [...dense.search(v, k + 1).keys()] : profiles.lexicalNeighbours(id, k);
-            }
-          : undefined,
-        duplicates: this.init.duplicates,
-        conflicts: this.init.conflicts,
-      },
-      skillId,
-    );
+  pairFindings(skillId?: string, run?: PairScanRun): Promise<PairFinding[]> {
+    // Probes are routed through this engine's own pipeline; the scan caches by content (run.cache).
+    return scanPairs({ docs: this.sorted, profiles: this.profiles(), pipeline: this.pipeline, options: this.init.duplicates }, skillId, run);
   }
 
   judgeSet(ids: readonly string[]): SetJudgement {

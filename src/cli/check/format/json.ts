@@ -42,6 +42,8 @@ export function checkJson(report: CheckReport): Record<string, unknown> {
       message: f.message,
       profile: f.profile ?? null,
       related: (f.related ?? []).map((r) => ({ file: r.file, skillId: r.skillId, ...pos(r.range), message: r.message })),
+      ...(f.evidence ? { evidence: f.evidence } : {}),
+      ...(f.suggestion ? { suggestion: f.suggestion } : {}),
     })),
     budgets: report.budgets,
   };

@@ -1,0 +1,310 @@
+/**
+ * Routing evidence about pairs of skills: each skill's probe requests routed over the library,
+ * read within the skill's scope (its collection, or the whole library when pairs across folders
+ * are asked for), and what they say about a pair:
+ *
+ * - **competitors** (`skill.near-duplicate`): each takes the other's requests, i.e. at least half
+ *   of the requests written for either rank the other in the top 3 beside it with close scores,
+ *   and the router puts the other first for at least one of them (or each takes all of them): it
+ *   cannot keep the two apart;
+ * - **variants** (`skill.conflict`): the same, between skills for two platforms, languages,
+ *   frameworks or products, when a description does not name its own in its first sentence;
+ * - **umbrella** (`skill.conflict`): a skill that presents itself as a router, index or
+ *   "fundamentals" skill and a task skill, when the task skill's requests reach the umbrella and
+ *   the umbrella's requests spread over more skills than the task skill's do (that decides which
+ *   is the umbrella, not the wording alone).
+ *
+ * Pairs whose descriptions name each other are left out: their boundary is intended.
+ */
+import type { SkillDoc } from '../types';
+import type { SkillProfiles } from './conflicts';
+import { detectFacets, facetMismatches, mentionsSkill, type FacetFamily } from './facets';
+import { DEFAULT_COMPETITION, type CompetitionOptions } from './scanRun';
+import type { EvidenceRequest, ProbeDirection, ScopedRanking, Verdict } from './types';
+
+/** How deep a ranking is read: "the top 3". */
+export const TOP = 3;
+/** Scoped places kept per routed probe (enough to say where both skills of a pair stood). */
+export const KEPT = 8;
+
+/** What the probes of one skill say about one other skill. */
+export type Direction = ProbeDirection;
+
+/** Rank (1-based) of `id` in a scoped ranking, or 0 when it is not there. */
+export function rankOf(r: ScopedRanking, id: string): number {
+  return r.ids.indexOf(id) + 1;
+}
+
+/**
+ * Whether a routed probe ranks both skills within the top 3, the other close to the one it was
+ * written for (in a small library every skill is in the top 3; one the request does not touch
+ * is not close).
+ */
+export function both(r: ScopedRanking, x: string, y: string): boolean {
+  const rx = rankOf(r, x);
+  const ry = rankOf(r, y);
+  if (!rx || !ry || rx > TOP || ry > TOP) return false;
+  return r.close[(r.for === x ? ry : rx) - 1];
+}
+
+/**
+ * Lowest ratio of two fused scores for the lower skill to stand close to the higher. On the
+ * corpus, probes that rank a competitor in the top 3 have a median ratio of 0.62 and a tenth
+ * under 0.4; 0.3 keeps those and drops what a small library ranks third only for want of others.
+ */
+export const CLOSE = 0.3;
+/** The same for raw encoder cosines, read when the pool is too small to normalise. */
+export const CLOSE_DENSE = 0.7;
+
+/** Pools smaller than this are too small to min-max normalise meaningfully (a small library's). */
+export const SMALL_POOL = 10;
+
+/**
+ * The same for raw lexical (BM25) scores, read in a small pool without an encoder: only a skill
+ * the request's words all but miss is not close. In a library of a few skills, words the skills
+ * share weigh almost nothing (BM25's IDF), so even the same job for another framework (React vs
+ * Vue tests, alone in a library) scores 0.08-0.15 of the probe's own skill; a skill reached by
+ * one incidental bridged word ("write") scores under 0.04.
+ */
+export const CLOSE_WORDS = 0.05;
+
+/** One candidate's first-stage scores, as closeness reads them. */
+export interface FirstStageScores {
+  id: string;
+  fused: number;
+  dense: number | null;
+}
+
+/**
+ * Whether candidate `c` stands close to `self` (the probe's own skill) in a routed pool of
+ * `pool` candidates: the lower fused score at least `CLOSE` of the higher. Min-max normalising a
+ * small pool puts its last at 0 whatever it scored (two copies and a twin: the copies score 0):
+ * there the raw encoder cosines decide, and without an encoder the raw lexical scores `words`
+ * (BM25 of the request against every skill).
+ */
+export function closeTo(self: FirstStageScores | undefined, c: FirstStageScores, pool: number, words?: ReadonlyMap<string, number>): boolean {
+  if (!self) return false;
+  const near = (a: number, b: number, at: number) => Math.max(a, b) > 0 && Math.min(a, b) >= at * Math.max(a, b);
+  if (pool >= SMALL_POOL) return near(self.fused, c.fused, CLOSE);
+  if (self.dense !== null && c.dense !== null) return near(self.dense, c.dense, CLOSE_DENSE);
+  return words ? near(words.get(self.id) ?? 0, words.get(c.id) ?? 0, CLOSE_WORDS) : true;
+}
+
+/** What the probes written for `x` say about `y`. */
+export function direction(rankings: readonly ScopedRanking[], x: string, y: string): Direction {
+  let taken = 0;
+  let first = 0;
+  for (const r of rankings) {
+    if (rankOf(r, y) === 1) first++;
+    if (both(r, x, y)) taken++;
+  }
+  return { sent: rankings.length, taken, first };
+}
+
+/** Skills that some probe of `x` ranks in the top 3 beside `x` (candidate partners). */
+export function partnersOf(rankings: readonly ScopedRanking[], x: string): string[] {
+  const out = new Set<string>();
+  for (const r of rankings) {
+    const top = r.ids.slice(0, TOP);
+    if (!top.includes(x)) continue;
+    for (const id of top) if (id !== x) out.add(id);
+  }
+  return [...out];
+}
+
+/** How widely the probes of a skill spread over other skills: distinct others in their top 3, per place. */
+export function spread(rankings: readonly ScopedRanking[], x: string): number {
+  if (!rankings.length) return 0;
+  const others = new Set<string>();
+  for (const r of rankings) for (const id of r.ids.slice(0, TOP)) if (id !== x) others.add(id);
+  return others.size / ((TOP - 1) * rankings.length);
+}
+
+/** Families whose values set apart the same job: another platform, language or framework (and `product`, see `productSplit`). */
+const VARIANT_FAMILIES: readonly FacetFamily[] = ['language', 'frontend', 'mobile', 'cloud', 'engine', 'wiki'];
+
+/**
+ * Share of each side's probes that makes a pair competitors without the other ever ranking
+ * first: all of them. In two judged samples of the corpus, every wrong near-duplicate (suite
+ * siblings such as a root-cause and a prevention skill of one vendor, personas of one person) had
+ * no first place and missed at least one probe; requiring a first place or every probe kept the
+ * copies-in-all-but-name and the real competitors.
+ */
+export const STRONG_SHARE = 1;
+
+/** Name words that say nothing of the job: a verb any skill does, a level. */
+const GENERIC_NAME_WORDS = new Set(['create', 'build', 'generat', 'make', 'write', 'use', 'manag', 'support', 'help', 'guid', 'expert', 'pro', 'master', 'skill', 'tool', 'helper', 'assist', 'advanc', 'basic', 'toolkit', 'kit', 'zh', 'cn', 'en', 'v2', 'v3']);
+
+/**
+ * Whether each of two skills names, in its description's first sentence, a word of its own name
+ * that neither the other's name nor its first sentence has (arize-dataset "… Arize datasets …",
+ * arize-experiment "… Arize experiments …"): what sets them apart is said where the agent reads
+ * first.
+ */
+export function saysItsOwnJobFirst(x: SkillDoc, y: SkillDoc, analyser: (text: string) => string[]): boolean {
+  const terms = (name: string) => new Set(analyser(name.replace(/[-_]+/g, ' ')).filter((t) => !GENERIC_NAME_WORDS.has(t)));
+  const nx = terms(x.name);
+  const ny = terms(y.name);
+  const fx = new Set(analyser(firstSentence(x.description)));
+  const fy = new Set(analyser(firstSentence(y.description)));
+  // A word of its own name in its first sentence that the other's first sentence lacks.
+  const own = (mine: Set<string>, theirs: Set<string>, first: Set<string>, other: Set<string>) =>
+    [...mine].some((t) => !theirs.has(t) && first.has(t) && !other.has(t));
+  return own(nx, ny, fx, fy) && own(ny, nx, fy, fx);
+}
+
+/** Words with which a skill presents itself as an umbrella over others: a router, an index, a bundle. */
+const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|index|bundle|hub|suite|skills|start)(?:$|[-_\s])/iu;
+const UMBRELLA_TEXT = /(?<![\p{L}])(?:(?:a|the) router|router for|entry point|start here|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?(?:agent )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|\d+ [\p{L}-]+(?: [\p{L}-]+)? (?:agent )?skills)(?![\p{L}])|统一入口|路由|索引|合集/iu;
+
+/**
+ * Whether a skill presents itself as an umbrella (a router, index or bundle of skills). Stricter
+ * than the routing judgement's `isUmbrella`: "company fundamentals" or "React Router" in a
+ * description is a topic, not an umbrella.
+ */
+export function presentsAsUmbrella(doc: SkillDoc): boolean {
+  return UMBRELLA_NAME.test(doc.name) || UMBRELLA_TEXT.test(doc.description);
+}
+
+/** The first sentence of a description (where an agent looks first); "Node.js" does not end one. */
+export function firstSentence(description: string): string {
+  return description.trim().split(/(?<=[.!?])\s+|(?<=[。！？])|\n/u)[0] ?? '';
+}
+
+/**
+ * A name word written as a proper noun in the description ("PayPal", "Dropbox", "ISMS", "Anime.js"
+ * for `animejs`), where it does not start a sentence; null when it is not.
+ */
+function properNoun(word: string, description: string): string | null {
+  const key = word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (!key) return null;
+  for (const m of description.matchAll(/[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N}.+#-]*/gu)) {
+    const surface = m[0].replace(/[.-]+$/u, '');
+    if (surface.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '') !== key) continue;
+    const start = m.index === 0 || /[.!?。！？:]\s*$/u.test(description.slice(Math.max(0, m.index! - 3), m.index));
+    // Capitals that open a sentence say nothing; a name written Three.js or PayPal does.
+    const marked = /^\p{Lu}{2,}$/u.test(surface) || /\p{Ll}\p{Lu}/u.test(surface) || /^\p{Lu}.*[.+#\d]/u.test(surface);
+    if (marked || (/^\p{Lu}/u.test(surface) && !start)) return surface;
+  }
+  return null;
+}
+
+/**
+ * The products that set two skills apart, when each name has a word the other lacks that its
+ * description writes as a proper noun (PayPal vs Stripe, Box vs Dropbox), and that few skills'
+ * names and descriptions use (`rare`): the same job for another service is a platform split the
+ * agent cannot guess. Null when either side has none.
+ */
+export function productSplit(
+  x: SkillDoc,
+  y: SkillDoc,
+  analyser: (text: string) => string[],
+  rare: (term: string) => boolean = () => true,
+): { a: string[]; b: string[] } | null {
+  const words = (doc: SkillDoc) => doc.name.split(/[-_\s]+/).filter((w) => w.length >= 2);
+  const terms = (doc: SkillDoc) => new Set(words(doc).flatMap((w) => analyser(w)));
+  const tx = terms(x);
+  const ty = terms(y);
+  // A product is named by few skills; "Infrastructure" or "Code" capitalised in a title is not one.
+  const own = (doc: SkillDoc, others: Set<string>) =>
+    words(doc)
+      .filter((w) => analyser(w).every((t) => !others.has(t) && rare(t)))
+      .flatMap((w) => properNoun(w, doc.description) ?? []);
+  const a = own(x, ty);
+  const b = own(y, tx);
+  return a.length && b.length ? { a, b } : null;
+}
+
+/**
+ * The verdict on a pair from both directions, or null: no finding. `docs` are the two skills,
+ * `rankings` their probes' rankings.
+ */
+export function judgeCompetition(
+  x: SkillDoc,
+  y: SkillDoc,
+  rx: readonly ScopedRanking[],
+  ry: readonly ScopedRanking[],
+  profiles: SkillProfiles,
+  opts: CompetitionOptions = DEFAULT_COMPETITION,
+): Verdict | null {
+  const analyser = (text: string) => [...profiles.ofText(text).terms.keys()];
+  if (rx.length < opts.minProbes || ry.length < opts.minProbes) return null;
+  const px = profiles.get(x.id);
+  const py = profiles.get(y.id);
+  if (!px || !py) return null;
+  const named =
+    mentionsSkill(px.lowerDescription, y.name) || mentionsSkill(py.lowerDescription, x.name) ||
+    (px.folder !== py.folder && (mentionsSkill(px.lowerDescription, py.folder) || mentionsSkill(py.lowerDescription, px.folder)));
+  if (named) return null;
+  const xy = direction(rx, x.id, y.id);
+  const yx = direction(ry, y.id, x.id);
+  const shareX = xy.taken / xy.sent;
+  const shareY = yx.taken / yx.sent;
+
+  // Each must take the other's requests, whatever the pair turns out to be.
+  if (shareX < opts.share || shareY < opts.share) return null;
+
+  // An umbrella and a task skill: the umbrella presents itself as one, and its requests spread
+  // over more skills than the task's do (the direction comes from routing, not from the words).
+  const ux = presentsAsUmbrella(x);
+  const uy = presentsAsUmbrella(y);
+  if (ux !== uy) {
+    const [u, t, ru, rt] = ux ? [x, y, rx, ry] : [y, x, ry, rx];
+    if (spread(ru, u.id) >= spread(rt, t.id)) return { kind: 'umbrella', umbrella: u.id, task: t.id };
+  }
+
+  // The same job for two stacks, platforms or products: a conflict while a first sentence does
+  // not say which; variants that name what sets them apart first are told apart already.
+  const mismatch = facetMismatches(px.facets, py.facets).find((m) => VARIANT_FAMILIES.includes(m.family));
+  // Rare: in at most 0.5% of the library's skills (3 in a small one).
+  const rareDf = Math.max(3, profiles.size * 0.005);
+  const product = mismatch ? null : productSplit(x, y, analyser, (t) => profiles.idfOf(t) >= Math.log(1 + profiles.size / rareDf));
+  if (mismatch || product) {
+    const family = mismatch?.family ?? 'product';
+    const values = mismatch ? { [x.id]: mismatch.a, [y.id]: mismatch.b } : { [x.id]: product!.a, [y.id]: product!.b };
+    const unnamed: string[] = [];
+    for (const doc of [x, y]) {
+      const first = firstSentence(doc.description);
+      const own = mismatch ? (detectFacets(first, '')[mismatch.family] ?? []) : values[doc.id].filter((v) => first.toLowerCase().includes(v.toLowerCase()));
+      if (!values[doc.id].some((v) => own.includes(v))) unnamed.push(doc.id);
+    }
+    if (!unnamed.length) return null;
+    return { kind: 'variant', family, values, unnamed };
+  }
+  // At the top: the other ranks first for one of the requests, or takes every one both ways.
+  const strong = Math.min(shareX, shareY) >= STRONG_SHARE && Math.min(xy.sent, yx.sent) >= 2;
+  if (xy.first + yx.first < 1 && !strong) return null;
+  // Two jobs of one suite (arize-dataset, arize-experiment) share the suite's words, so their
+  // requests meet; when each first sentence says its own job, the agent has what it needs.
+  if (saysItsOwnJobFirst(x, y, analyser)) return null;
+  return { kind: 'near-duplicate' };
+}
+
+/** Where the sides of a pair stood for one request, as evidence. */
+function evidenceOf(r: ScopedRanking, ids: readonly string[]): EvidenceRequest {
+  const ranks: Record<string, number> = {};
+  for (const id of ids) {
+    const k = rankOf(r, id);
+    if (k) ranks[id] = k;
+  }
+  return { query: r.query, ranks, for: r.for, source: r.source, ...(r.readAs ? { readAs: r.readAs } : {}) };
+}
+
+const SOURCE_ORDER: Record<ScopedRanking['source'], number> = { test: 0, eval: 1, description: 2, heading: 3 };
+
+/**
+ * Verified example requests of a pair: requests the router ranked both skills within its top 3
+ * for, the author's tests and evals first, then the probes where the two stood closest; at most `n`.
+ */
+export function verifiedRequests(rankings: readonly ScopedRanking[], a: string, b: string, n = 3): EvidenceRequest[] {
+  const verified = rankings.filter((r) => both(r, a, b));
+  verified.sort((p, q) => SOURCE_ORDER[p.source] - SOURCE_ORDER[q.source] || rankOf(p, a) + rankOf(p, b) - (rankOf(q, a) + rankOf(q, b)) || p.query.length - q.query.length);
+  const seen = new Set<string>();
+  const out: EvidenceRequest[] = [];
+  for (const r of verified) {
+    if (seen.has(r.query) || out.length >= n) continue;
+    seen.add(r.query);
+    out.push(evidenceOf(r, [a, b]));
+  }
+  return out;
+}

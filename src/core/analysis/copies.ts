@@ -1,0 +1,260 @@
+/**
+ * Copies: two skills with the same or nearly the same text, in one collection or in two. Decided
+ * on the text alone, by word shingles: the share of 5-word sequences two texts share (Jaccard
+ * resemblance), over the description and body, or over the description alone: two skills whose
+ * listings (what an agent reads) are the same are copies to the agent whatever their bodies say
+ * (on the corpus, most same-named skills in two collections share the description and little of
+ * the body). Candidates come from MinHash bands and from equal names, folder names and
+ * descriptions (MinHash bands of the description too), so a library-wide search compares few pairs.
+ *
+ * A copy is not a near-duplicate: the fix is to delete one or keep them in step, not to make
+ * their descriptions tell them apart.
+ */
+import type { SkillDoc } from '../types';
+import type { PairFinding } from './types';
+
+/** Resemblance (shared word sequences) of description + body at or above which two skills are copies. */
+export const COPY_RESEMBLANCE = 0.8;
+/** The same for the descriptions alone: nearly the same listing. */
+export const LISTING_RESEMBLANCE = 0.9;
+
+const SHINGLE = 5;
+/** Words read per skill: a copy shows in its first pages; huge bodies would only cost time. */
+const MAX_TOKENS = 8000;
+const BANDS = 8;
+const LISTING_BANDS = 4;
+const ROWS = 2;
+
+/** The shingles and MinHash signature of one skill's text; kept per content hash. */
+export interface TextSignature {
+  shingles: Uint32Array;
+  minhash: Uint32Array;
+  /** Shingles of the description alone, and their MinHash. */
+  listing: Uint32Array;
+  listingMinhash: Uint32Array;
+  /** Words of description + body, and of the description: too few say nothing of a copy. */
+  words: number;
+  listingWords: number;
+  /** Characters of description + body. */
+  length: number;
+}
+
+/** Fewest words for a text (or a description) to count as copied: two empty skills are not copies. */
+const MIN_WORDS = 20;
+const MIN_LISTING_WORDS = 5;
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Tokens of normalised text: lower-cased words and numbers (C# and C++ kept apart from C); each CJK character one token. */
+export function normalisedTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.toLowerCase().matchAll(/[\u3400-\u9fff\uf900-\ufaff]|[\p{L}\p{N}]+[#+]*/gu)) {
+    out.push(m[0]);
+    if (out.length >= MAX_TOKENS) break;
+  }
+  return out;
+}
+
+/** A 32-bit mix of `x` for MinHash function `i`. */
+function mix(x: number, i: number): number {
+  let h = Math.imul(x ^ Math.imul(i + 1, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Sorted hashes of the 5-word sequences of `text` (the whole text when shorter), and its word count. */
+function shinglesOf(text: string): { shingles: Uint32Array; words: number } {
+  const tokens = normalisedTokens(text);
+  // Each word hashed once; a shingle's hash mixes its five word hashes (no string per shingle).
+  const h = tokens.map(fnv);
+  const set = new Set<number>();
+  if (tokens.length < SHINGLE) set.add(fnv(tokens.join(' ')));
+  for (let i = 0; i + SHINGLE <= h.length; i++) {
+    let x = 0x811c9dc5;
+    for (let k = 0; k < SHINGLE; k++) x = Math.imul(x ^ h[i + k], 0x01000193);
+    set.add(x >>> 0);
+  }
+  return { shingles: Uint32Array.from(set).sort(), words: tokens.length };
+}
+
+function minhashOf(shingles: Uint32Array, n: number): Uint32Array {
+  const out = new Uint32Array(n).fill(0xffffffff);
+  for (const s of shingles) {
+    for (let i = 0; i < n; i++) {
+      const v = mix(s, i);
+      if (v < out[i]) out[i] = v;
+    }
+  }
+  return out;
+}
+
+/** The signature of a skill's description and body. */
+export function textSignature(doc: Pick<SkillDoc, 'description' | 'body'>): TextSignature {
+  const text = shinglesOf(`${doc.description}\n${doc.body}`);
+  const listing = shinglesOf(doc.description);
+  return {
+    shingles: text.shingles,
+    minhash: minhashOf(text.shingles, BANDS * ROWS),
+    listing: listing.shingles,
+    listingMinhash: minhashOf(listing.shingles, LISTING_BANDS * ROWS),
+    words: text.words,
+    listingWords: listing.words,
+    length: doc.description.length + doc.body.length,
+  };
+}
+
+/** Jaccard resemblance of two sorted shingle sets. */
+export function resemblance(a: Uint32Array, b: Uint32Array): number {
+  if (!a.length || !b.length) return 0;
+  let i = 0;
+  let j = 0;
+  let inter = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      inter++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter);
+}
+
+/** `1.10.0` > `1.9`; null when either is not a version. */
+function compareVersions(a: string, b: string): number | null {
+  const parse = (v: string) => (/^v?\d+(?:\.\d+)*$/.test(v) ? v.replace(/^v/, '').split('.').map(Number) : null);
+  const x = parse(a);
+  const y = parse(b);
+  if (!x || !y) return null;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** A skill's declared version (`version`, or `metadata.version`). */
+export function declaredVersion(doc: Pick<SkillDoc, 'frontMatter'>): string | undefined {
+  const fm = doc.frontMatter;
+  const meta = fm.metadata && typeof fm.metadata === 'object' ? (fm.metadata as Record<string, unknown>) : {};
+  const v = fm.version ?? meta.version;
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+/** Which of two copies to keep, in words, from each side: "x is newer (version 2.0 vs 1.4)". */
+function whichCopy(x: SkillDoc, y: SkillDoc, sx: TextSignature, sy: TextSignature): { newer?: string; note: string } {
+  const vx = declaredVersion(x);
+  const vy = declaredVersion(y);
+  const cmp = vx && vy ? compareVersions(vx, vy) : null;
+  if (cmp) {
+    const [newer, vn, vo] = cmp > 0 ? [x, vx, vy] : [y, vy, vx];
+    return { newer: newer.id, note: `${newer.id} is newer (version ${vn} vs ${vo})` };
+  }
+  if (sx.length === sy.length) return { note: 'they are the same length' };
+  const [longer, other] = sx.length > sy.length ? [x, sx.length - sy.length] : [y, sy.length - sx.length];
+  return { note: `${longer.id} is longer (by ${other.toLocaleString('en-US')} characters)` };
+}
+
+/** Normalised name (or description) for "same skill" candidates. */
+const nameKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}#+]+/gu, '');
+
+/**
+ * The copies among a library's skills: candidate buckets (MinHash bands, equal names and folder
+ * names) built once, then the copy pairs of the whole library or of one skill. `signatureOf`
+ * gives each skill's signature (the scan keeps them per content hash). Pairs in any folders: a
+ * copy is worth knowing about wherever it is.
+ */
+export class CopyIndex {
+  private readonly buckets = new Map<string, number[]>();
+  private readonly sigs: TextSignature[];
+  private readonly at = new Map<string, number>();
+  private readonly memo = new Map<string, PairFinding | null>();
+  /** The buckets each skill is in, by its index. */
+  private readonly keysOf: string[][];
+  private readonly ofMemo = new Map<string, PairFinding[]>();
+
+  constructor(private readonly docs: readonly SkillDoc[], signatureOf: (doc: SkillDoc) => TextSignature) {
+    this.sigs = docs.map((d) => signatureOf(d));
+    this.keysOf = docs.map(() => []);
+    const key = (bucket: string, i: number) => {
+      let list = this.buckets.get(bucket);
+      if (!list) this.buckets.set(bucket, (list = []));
+      list.push(i);
+      this.keysOf[i].push(bucket);
+    };
+    docs.forEach((d, i) => {
+      this.at.set(d.id, i);
+      const mh = this.sigs[i].minhash;
+      for (let b = 0; b < BANDS; b++) key(`b${b}:${mh[b * ROWS]}:${mh[b * ROWS + 1]}`, i);
+      const lm = this.sigs[i].listingMinhash;
+      for (let b = 0; b < LISTING_BANDS; b++) key(`l${b}:${lm[b * ROWS]}:${lm[b * ROWS + 1]}`, i);
+      key(`n:${nameKey(d.name)}`, i);
+      key(`f:${nameKey(d.id.slice(d.id.lastIndexOf('/') + 1))}`, i);
+    });
+  }
+
+  /** Every copy pair of the library, `a` < `b`, sorted. */
+  all(): PairFinding[] {
+    const out: PairFinding[] = [];
+    const seen = new Set<string>();
+    for (const list of this.buckets.values()) {
+      // A bucket of hundreds (a shared template's boilerplate) still compares only what it holds.
+      for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) this.take(list[i], list[j], seen, out);
+    }
+    return out.sort(byPair);
+  }
+
+  /** The copy pairs involving skill `id`. */
+  of(id: string): PairFinding[] {
+    const memo = this.ofMemo.get(id);
+    if (memo) return memo;
+    const i = this.at.get(id);
+    if (i === undefined) return [];
+    const out: PairFinding[] = [];
+    const seen = new Set<string>();
+    for (const bucket of this.keysOf[i]) for (const j of this.buckets.get(bucket)!) if (j !== i) this.take(i, j, seen, out);
+    out.sort(byPair);
+    this.ofMemo.set(id, out);
+    return out;
+  }
+
+  private take(i: number, j: number, seen: Set<string>, out: PairFinding[]): void {
+    const [x, y] = this.docs[i].id < this.docs[j].id ? [i, j] : [j, i];
+    const key = `${x}:${y}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    let found = this.memo.get(key);
+    if (found === undefined) this.memo.set(key, (found = this.judge(x, y)));
+    if (found) out.push(found);
+  }
+
+  private judge(x: number, y: number): PairFinding | null {
+    const sx = this.sigs[x];
+    const sy = this.sigs[y];
+    const r = Math.min(sx.words, sy.words) >= MIN_WORDS ? resemblance(sx.shingles, sy.shingles) : 0;
+    const listing = r < COPY_RESEMBLANCE && Math.min(sx.listingWords, sy.listingWords) >= MIN_LISTING_WORDS ? resemblance(sx.listing, sy.listing) : 0;
+    if (r < COPY_RESEMBLANCE && listing < LISTING_RESEMBLANCE) return null;
+    const which = whichCopy(this.docs[x], this.docs[y], sx, sy);
+    const what =
+      r >= 0.999 ? 'The same text'
+      : r >= COPY_RESEMBLANCE ? `${Math.floor(r * 100)}% of the text is the same`
+      : `${listing >= 0.999 ? 'The same description' : 'Nearly the same description'} (an agent reads only that), ${Math.floor(r * 100)}% of the whole text`;
+    return {
+      kind: 'copy',
+      a: this.docs[x].id,
+      b: this.docs[y].id,
+      similarity: Math.max(r, listing),
+      reason: 'function_redundant',
+      explanation: `${what}; ${which.note}. Keep one, or keep both in step.`,
+    };
+  }
+}
+
+function byPair(p: PairFinding, q: PairFinding): number {
+  return p.a < q.a ? -1 : p.a > q.a ? 1 : p.b < q.b ? -1 : p.b > q.b ? 1 : 0;
+}

@@ -1,0 +1,121 @@
+/**
+ * Probe requests: what a user might type to get one skill, written from the skill's own text the
+ * way the reranker's training requests are (`fragments`: description sentences with their "use
+ * when" openers dropped, and the body's section headings), and the author's own routing tests and
+ * trigger evals, which come first. The pair findings route them over the library and read which
+ * other skills they reach.
+ *
+ * Probes are whole clauses or whole words: a request shown to an author as evidence is never cut
+ * in the middle of a word. The skill's own name is left out (a request rarely names the skill, and
+ * a name match would make every probe find its own skill first).
+ */
+import { fragments } from '../route/rerankTraining';
+import { hasCjk } from '../text/analyse';
+import type { SkillDoc } from '../types';
+import type { AuthoredRequest, ProbeSource } from './types';
+
+/** A probe request and where it comes from. */
+export interface Probe {
+  query: string;
+  source: ProbeSource;
+}
+
+/** Longest probe written from a description, in words (CJK: characters / 2). */
+const MAX_WORDS = 24;
+/** Shortest probe worth routing, in words (CJK: characters / 2). */
+const MIN_WORDS = 3;
+
+/** Words of a text; a CJK character counts as half a word (two make a word, as jieba splits them). */
+function wordCount(text: string): number {
+  if (hasCjk(text)) return Math.ceil(text.replace(/\s+/g, '').length / 2);
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/**
+ * `text` without a leading subject that names the skill ("Atheris is a coverage-guided fuzzer"
+ * becomes "coverage-guided fuzzer"): a request does not introduce the skill it wants. Words of
+ * the name elsewhere stay, so the probe still reads as a sentence.
+ */
+export function withoutNamedSubject(text: string, name: string): string {
+  const words = name.split(/[-_\s]+/).filter((w) => w.length >= 2).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (!words.length) return text;
+  const subject = new RegExp(`^(?:the\\s+)?(?:${words.join('|')})(?:[\\s-]+(?:${words.join('|')}))*\\s+(?:is|are|provides|offers)\\s+(?:an?\\s+|the\\s+)?`, 'iu');
+  const out = tidy(text.replace(subject, ''));
+  return wordCount(out) >= MIN_WORDS ? out : text;
+}
+
+/** Headings that name no topic of the skill. */
+const NOT_A_TOPIC = /^(?:table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|workflow|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*)$/iu;
+
+/** Whether a heading only repeats the skill's name. */
+function sameWords(heading: string, name: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return norm(heading) === norm(name);
+}
+
+function tidy(text: string): string {
+  return text
+    .replace(/\(\s*\)|\[\s*\]/g, ' ')
+    .replace(/\s+([,.;:!?，。；：])/gu, '$1')
+    .replace(/^[\s,.;:，。；：、–—-]+|[\s,;:，；：、–—-]+$/gu, '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/**
+ * A sentence as at most `MAX_WORDS` words: whole clauses while they fit (cut at commas,
+ * semicolons and dashes), else the first `MAX_WORDS` whole words.
+ */
+export function fitSentence(sentence: string): string {
+  const s = tidy(sentence.replace(/[.。!！?？]+$/u, ''));
+  if (wordCount(s) <= MAX_WORDS) return s;
+  const zh = hasCjk(s);
+  const clauses = s.split(zh ? /(?<=[，；、])/u : /(?<=[,;])\s+|\s+[–—-]\s+/u);
+  let out = '';
+  for (const c of clauses) {
+    const next = out ? `${out}${zh ? '' : ' '}${c}` : c;
+    if (wordCount(next) > MAX_WORDS) break;
+    out = next;
+  }
+  if (out && wordCount(out) >= MIN_WORDS) return tidy(out);
+  if (zh) return tidy(s.slice(0, MAX_WORDS * 2).replace(/[，；、][^，；、]*$/u, ''));
+  return tidy(s.split(/\s+/).slice(0, MAX_WORDS).join(' '));
+}
+
+/** The key two texts share when a template wrote them: lower-cased words and CJK characters only. */
+export function templateKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/**
+ * Up to `max` probe requests for `doc`: the author's requests first, then the description's
+ * sentences and a pair of headings, alternating (first sentence, headings, second sentence, ...),
+ * so that a small budget still asks about both what the skill says it does and what its body
+ * covers. `shared(key)` says whether a sentence or heading (its `templateKey`) is template text
+ * that many skills carry ("check the design context first"): such text says nothing about the
+ * job and is not a probe. Deterministic; no duplicates.
+ */
+export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[] = [], max = 4, shared: (key: string) => boolean = () => false): Probe[] {
+  const out: Probe[] = [];
+  const seen = new Set<string>();
+  const add = (query: string, source: ProbeSource) => {
+    const q = query.trim();
+    const key = q.toLowerCase();
+    if (out.length >= max || !q || seen.has(key) || wordCount(q) < MIN_WORDS) return;
+    seen.add(key);
+    out.push({ query: q, source });
+  };
+  for (const a of authored) add(a.query, a.source);
+  const f = fragments(doc);
+  const sentences = f.description.filter((s) => !shared(templateKey(s))).map((s) => withoutNamedSubject(fitSentence(s), doc.name));
+  const heads = f.headings.map((h) => tidy(h)).filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h))).slice(0, 2);
+  const headingProbe = heads.join(hasCjk(heads.join('')) ? '，' : ', ');
+  const written: Probe[] = [];
+  sentences.forEach((s, i) => {
+    written.push({ query: s, source: 'description' });
+    if (i === 0 && headingProbe) written.push({ query: headingProbe, source: 'heading' });
+  });
+  if (!sentences.length && headingProbe) written.push({ query: headingProbe, source: 'heading' });
+  for (const p of written) add(p.query, p.source);
+  return out;
+}

@@ -1,0 +1,63 @@
+/**
+ * What one pair scan is given: the options that decide its findings, the router it routes probes
+ * through, and the context of a call (caches, the author's requests, scheduling, cancellation).
+ * Kept apart from the scan itself so the engine's public types (service.ts) name them without
+ * reaching into the routing pipeline.
+ */
+import type { CancelToken } from '../types';
+import type { PairScanCache } from './pairCache';
+import type { AuthoredRequest } from './types';
+
+/** How strong the routing evidence of a pair must be. */
+export interface CompetitionOptions {
+  /** Share of each skill's probes the other must take (both in the top 3, with close scores). */
+  share: number;
+  /** Probes each skill needs before its pair is judged. */
+  minProbes: number;
+}
+
+/**
+ * Half of each side's probes: "3 of 4 requests written for X reach Y" is what an author calls a
+ * competitor, and on the labelled decisions it flags few pairs a request needs together.
+ */
+export const DEFAULT_COMPETITION: CompetitionOptions = { share: 0.5, minProbes: 1 };
+
+/** What decides the scan's findings (settings `skillRouter.nearDuplicate.threshold`, `skillRouter.pairs.acrossFolders`). */
+export interface PairScanOptions extends CompetitionOptions {
+  /** Judge pairs across top-level folders too (default: copies only). */
+  acrossFolders: boolean;
+}
+
+export const DEFAULT_PAIR_SCAN: PairScanOptions = { ...DEFAULT_COMPETITION, acrossFolders: false };
+
+/** One routed request, as much of the pipeline's ranking as the scan reads. */
+export interface ProbeRanking {
+  candidates: readonly { id: string; fused: number; dense: number | null }[];
+  request: { readAs: string | null };
+  /** Which reranker and encoder ordered it (part of the cache key). */
+  reranker: string | null;
+  dense: unknown;
+}
+
+/**
+ * The routing the scan needs: the engine's pipeline (`RoutingPipeline`) fits it. Probes are
+ * routed exactly as requests are; the screen reads the first stage's lexical scores.
+ */
+export interface ProbeRouter<Request = unknown, Settings = unknown> {
+  rank(query: string, opts: { select?: boolean; token?: CancelToken }): Promise<ProbeRanking>;
+  readonly settings: Settings;
+  analyse(query: string): Request;
+  readonly firstStage: { lexicalScores(req: Request, s: Settings): Map<string, number> };
+}
+
+/** One call's context: caches, the author's requests, scheduling and cancellation. */
+export interface PairScanRun {
+  cache?: PairScanCache;
+  options?: Partial<PairScanOptions>;
+  /** Requests the author wrote for a skill (routing tests expecting it, trigger evals). */
+  authored?: (id: string) => readonly AuthoredRequest[];
+  /** Runs each slice of routing (the server puts them on the library's queue); default: at once. */
+  schedule?: <T>(work: () => Promise<T>) => Promise<T>;
+  progress?: (done: number, total: number) => void;
+  token?: CancelToken;
+}

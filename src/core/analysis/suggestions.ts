@@ -1,0 +1,160 @@
+/**
+ * The line a quick fix adds to a skill's description to send a request elsewhere: "For token-based
+ * deploys, CI tokens or environment variables, use vercel-cli-with-tokens." It is built from the
+ * words that set the other skill apart (words of its description that the skill's own name and
+ * description do not use, the rarer the better), never from the skill's own text: a line quoting
+ * the skill itself tells the agent nothing.
+ */
+import { hasCjk } from '../text/analyse';
+import type { SkillDoc } from '../types';
+import { termCosine, type Analyser, type SkillProfiles } from './conflicts';
+
+/** Phrases in one line: enough to say what the other skill is for, short enough to read. */
+const MAX_PHRASES = 3;
+const MAX_PHRASE_WORDS = 4;
+
+interface Phrase {
+  text: string;
+  score: number;
+  at: number;
+}
+
+/** Words that open a clause ("Create production-ready …") but name no topic. */
+const OPENERS = new Set([
+  'create', 'build', 'generate', 'use', 'implement', 'write', 'make', 'add', 'run', 'manage', 'analyze', 'analyse', 'design',
+  'help', 'helps', 'provide', 'provides', 'support', 'supports', 'cover', 'covers', 'include', 'includes', 'master', 'expert',
+  'comprehensive', 'production-ready', 'automate', 'handle', 'handles', 'perform', 'apply', 'get', 'set', 'do',
+]);
+
+/** English words of each clause of `text`, in order, their punctuation stripped. */
+function englishClauses(text: string): string[][] {
+  return text
+    .split(/[.;:!?()[\]"“”'‘’,\n]+|\s[-–—]\s/u)
+    .map((c) => c.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}+#]+$/gu, '')).filter(Boolean));
+}
+
+/**
+ * A phrase as it reads inside a sentence: a first word capitalised only because it opened its
+ * clause (`opening`) is lower-cased; a name (Camelot, PayPal, ISMS) keeps its capitals.
+ */
+function inline(words: string[], opening: boolean): string {
+  const [first, ...rest] = words;
+  const lower = opening && /^\p{Lu}\p{Ll}+$/u.test(first) ? first.toLowerCase() : first;
+  return [lower, ...rest].join(' ');
+}
+
+/**
+ * Phrases of an English description made of words `fresh` scores (null: a word the other side
+ * uses, which ends a phrase; 0: a stop word, which may join two): runs of up to four words.
+ */
+function englishPhrases(description: string, fresh: (word: string) => number | null): Phrase[] {
+  const phrases: Phrase[] = [];
+  let at = 0;
+  for (const words of englishClauses(description)) {
+    let run: { word: string; score: number; index: number }[] = [];
+    const flush = () => {
+      while (run.length && run[run.length - 1].score === 0) run.pop();
+      while (run.length && OPENERS.has(run[0].word.toLowerCase())) run.shift();
+      if (run.length) phrases.push({ text: inline(run.map((r) => r.word), run[0].index === 0), score: run.reduce((n, r) => n + r.score, 0), at: at++ });
+      run = [];
+    };
+    for (const [index, word] of words.entries()) {
+      const score = fresh(word);
+      if (score === 0) {
+        // A stop word joins two distinguishing words ("management of secrets"), never starts a phrase.
+        if (run.length) run.push({ word, score: 0, index });
+        continue;
+      }
+      if (score === null) {
+        flush();
+        continue;
+      }
+      run.push({ word, score, index });
+      if (run.filter((r) => r.score > 0).length >= MAX_PHRASE_WORDS) flush();
+    }
+    flush();
+  }
+  return phrases;
+}
+
+/** Items of a Chinese description (between 、，。；) made mostly of words the other side lacks, as written. */
+function chinesePhrases(description: string, analyser: Analyser, score: (terms: string[]) => { fresh: number; weight: number }): Phrase[] {
+  const out: Phrase[] = [];
+  let at = 0;
+  for (const raw of description.split(/[、，。；：,;:（）()\n“”"'‘’「」]+/u)) {
+    // "当用户要求…时使用" wraps the item in when-words that would read twice in "涉及…时".
+    const item = raw.trim().replace(/^(?:当(?:用户)?(?:要求|需要|提及|想要)?|用于|使用|包括|支持|或|和|以及)+/u, '').replace(/(?:时使用|时|等|时必不可少)+$/u, '').trim();
+    const terms = analyser(item);
+    at++;
+    if (!item || item.length > 14 || !terms.length) continue;
+    const { fresh, weight } = score(terms);
+    if (fresh >= 0.6) out.push({ text: item, score: weight, at });
+  }
+  return out;
+}
+
+/**
+ * Phrases of `other`'s description that distinguish it from `self`: words (Chinese: list items)
+ * that neither `self`'s name and description nor `other`'s own name use, scored by rarity; at
+ * most three, in the order they are written. Empty when nothing sets `other` apart in words.
+ */
+export function distinguishingPhrases(self: SkillDoc, other: SkillDoc, profiles: SkillProfiles, analyser: Analyser): string[] {
+  const selfTerms = new Set([...(profiles.get(self.id)?.terms.keys() ?? []), ...analyser(self.name.replace(/[-_]/g, ' '))]);
+  const nameTerms = new Set(analyser(other.name.replace(/[-_]/g, ' ')));
+  const isFresh = (t: string) => !selfTerms.has(t) && !nameTerms.has(t);
+  const phrases = hasCjk(other.description)
+    ? chinesePhrases(other.description, analyser, (terms) => {
+        const fresh = terms.filter(isFresh);
+        return { fresh: fresh.length / terms.length, weight: fresh.reduce((n, t) => n + profiles.idfOf(t), 0) };
+      })
+    : englishPhrases(other.description, (word) => {
+        const terms = analyser(word);
+        if (!terms.length) return 0;
+        return terms.every(isFresh) ? terms.reduce((n, t) => n + profiles.idfOf(t), 0) : null;
+      });
+  const seen = new Set<string>();
+  return phrases
+    .sort((p, q) => q.score - p.score || p.at - q.at)
+    .filter((p) => {
+      const key = p.text.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, MAX_PHRASES)
+    .sort((p, q) => p.at - q.at)
+    .map((p) => p.text);
+}
+
+/** `a`, `a or b`, `a, b or c` (Chinese: 、). */
+function joinPhrases(list: readonly string[], zh: boolean): string {
+  if (zh) return list.join('、');
+  return list.length <= 1 ? list.join('') : `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}`;
+}
+
+/**
+ * Descriptions this alike (TF-IDF cosine of name + description) say the same: the words that
+ * differ are incidental ("drop" for "remove"), and a line built from them would send requests
+ * nowhere. The fix is to merge, which the message says.
+ */
+export const SAME_WORDS = 0.7;
+
+/**
+ * The line to add to `self`'s description: "For …, use <other>." in the language of `self`'s
+ * description; `lead` puts phrases first (a variant's platform). Null when nothing sets `other`
+ * apart, or the two say the same (see `SAME_WORDS`) and nothing leads.
+ */
+export function useOtherLine(self: SkillDoc, other: SkillDoc, profiles: SkillProfiles, analyser: Analyser, lead: readonly string[] = []): string | null {
+  const ps = profiles.get(self.id);
+  const po = profiles.get(other.id);
+  if (!lead.length && ps && po && termCosine(ps.terms, po.terms) >= SAME_WORDS) return null;
+  const phrases = [...new Set([...lead, ...distinguishingPhrases(self, other, profiles, analyser)])].slice(0, MAX_PHRASES);
+  if (!phrases.length) return null;
+  return hasCjk(self.description) ? `涉及${joinPhrases(phrases, true)}时，请使用 ${other.name}。` : `For ${joinPhrases(phrases, false)}, use ${other.name}.`;
+}
+
+/** How `value` (a facet value such as `azure`) is written in `text`, or the value itself. */
+export function surfaceOf(value: string, text: string): string {
+  const m = new RegExp(`(?<![\\p{L}\\p{N}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu').exec(text);
+  return m ? m[0] : value;
+}

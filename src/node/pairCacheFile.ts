@@ -1,0 +1,46 @@
+/**
+ * The pair scan's results on disk (`pair-findings.json` beside a library's index cache), so a warm
+ * `skill-router check` or a reopened editor reads the library's pair findings instead of routing
+ * thousands of probe requests again. Results are keyed by the library's content signature; a
+ * damaged or old file is ignored and rewritten.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { PairScanCache } from '../core/analysis/pairCache';
+import type { Logger } from '../core/types';
+import { SILENT_LOGGER } from '../core/types';
+
+export const PAIR_CACHE_FILE = 'pair-findings.json';
+
+/** The cache kept in folder `dir` (an empty one when there is none or it cannot be read). */
+export async function readPairCache(dir: string, log: Logger = SILENT_LOGGER): Promise<PairScanCache> {
+  const file = path.join(dir, PAIR_CACHE_FILE);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    return new PairScanCache();
+  }
+  try {
+    return PairScanCache.fromJSON(JSON.parse(text));
+  } catch (err) {
+    log.warn(`${file}: unreadable pair-findings cache, rebuilding it (${err instanceof Error ? err.message : err})`);
+    return new PairScanCache();
+  }
+}
+
+/** Writes the cache to folder `dir` when it holds new results (a temporary file, then a rename). */
+export async function writePairCache(dir: string, cache: PairScanCache, log: Logger = SILENT_LOGGER): Promise<void> {
+  if (!cache.dirty) return;
+  const file = path.join(dir, PAIR_CACHE_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(tmp, JSON.stringify(cache));
+    await fs.rename(tmp, file);
+    cache.dirty = false;
+  } catch (err) {
+    log.warn(`could not write the pair-findings cache ${file}: ${err instanceof Error ? err.message : err}`);
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,144 @@
+/** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
+import { strict as assert } from 'node:assert';
+import { closeTo, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { SkillProfiles } from '../../src/core/analysis/conflicts';
+import { CopyIndex, textSignature } from '../../src/core/analysis/copies';
+import { fitSentence, probeRequests, withoutNamedSubject } from '../../src/core/analysis/probes';
+import { distinguishingPhrases, useOtherLine } from '../../src/core/analysis/suggestions';
+import { analyse } from '../../src/core/text/analyse';
+import type { SkillDoc } from '../../src/core/types';
+
+function doc(id: string, name: string, description: string, body = '', frontMatter: Record<string, unknown> = {}): SkillDoc {
+  return { id, path: `${id}/SKILL.md`, name, description, body, frontMatter, keyRanges: {}, bodyStartLine: 3, lang: /[\u4e00-\u9fff]/.test(description) ? 'zh' : 'en', hash: `${id}:${description}:${body}`, findings: [] };
+}
+
+const words = (t: string) => analyse(t);
+
+describe('probe requests', () => {
+  it('come from the author first, then description sentences and headings, whole words only', () => {
+    const d = doc('a/atheris', 'atheris', 'Atheris is a coverage-guided Python fuzzer based on libFuzzer. Use when fuzzing pure Python code and Python C extensions, ' +
+      'finding crashes in parsers, decoders and deserialisers, or adding a fuzz target to continuous integration so that regressions are caught early and often.',
+      '# Table of Contents\n\n# Writing a fuzz target\n\n# Running on CI\n');
+    const probes = probeRequests(d, [{ query: 'fuzz my JSON parser', source: 'test' }], 4);
+    assert.deepEqual(probes.map((p) => p.source), ['test', 'description', 'heading', 'description']);
+    assert.equal(probes[0].query, 'fuzz my JSON parser');
+    assert.equal(probes[1].query, 'coverage-guided Python fuzzer based on libFuzzer', 'the subject naming the skill goes');
+    assert.equal(probes[2].query, 'Writing a fuzz target, Running on CI', 'a table of contents names no topic');
+    const long = probes[3].query;
+    assert.ok(long.split(/\s+/).length <= 24, long);
+    const source = d.description.replace(/\s+/g, ' ');
+    assert.ok(source.includes(long), `a clause of the description, cut at whole words: ${long}`);
+    assert.ok(!/[,;]$/.test(long));
+  });
+
+  it('skip template text that many skills share', () => {
+    const d = doc('a/hig-inputs', 'hig-inputs', 'Check the design context first. Guidance for gestures, keyboards and game controllers.');
+    const shared = (key: string) => key === 'check the design context first';
+    assert.deepEqual(probeRequests(d, [], 3, shared).map((p) => p.query), ['Guidance for gestures, keyboards and game controllers']);
+  });
+
+  it('fit a long sentence by whole clauses, and keep short ones as they are', () => {
+    assert.equal(fitSentence('Deploy a service.'), 'Deploy a service');
+    const long = `Plan ${'many '.repeat(20)}things, then ship them, then write it up for the team`;
+    const fitted = fitSentence(long);
+    assert.ok(fitted.split(' ').length <= 24 && long.startsWith(fitted), fitted);
+    assert.equal(withoutNamedSubject('Pdf Text is a tool for tables', 'pdf-text'), 'tool for tables');
+    assert.equal(withoutNamedSubject('Pdf Text is a tool', 'pdf-text'), 'Pdf Text is a tool', 'too little would be left');
+  });
+});
+
+describe('copies', () => {
+  const body = 'Step one, read the file. Step two, parse every row and keep the header. Step three, write the output with the same encoding. '.repeat(3);
+
+  it('the same text, or the same description, in two places; C# is not C; empty skills are not copies', () => {
+    const docs = [
+      doc('a/csv', 'csv', 'Clean messy CSV files before an import into a database.', body),
+      doc('b/csv', 'csv', 'Clean messy CSV files before an import into a database.', `${body} One more line.`),
+      doc('a/c', 'c', 'C language specific coding guide for super-code.', 'x'),
+      doc('a/csharp', 'csharp', 'C# language specific coding guide for super-code.', 'y'),
+      doc('a/broken', 'broken', '', ''),
+      doc('a/also-broken', 'also-broken', '', ''),
+    ];
+    const index = new CopyIndex(docs, (d) => textSignature(d));
+    const all = index.all();
+    assert.deepEqual(all.map((p) => [p.a, p.b]), [['a/csv', 'b/csv']]);
+    assert.match(all[0].explanation, /^\d+% of the text is the same; b\/csv is longer/);
+    assert.deepEqual(index.of('b/csv').map((p) => p.a), ['a/csv']);
+    const listing = new CopyIndex([doc('a/x', 'x', 'Review a pull request for security problems and style.', 'short'), doc('b/y', 'y', 'Review a pull request for security problems and style.', 'a different body entirely, with nothing in common')], (d) => textSignature(d)).all();
+    assert.match(listing[0]?.explanation ?? '', /^The same description \(an agent reads only that\)/);
+  });
+
+  it('says which copy is newer when both declare a version', () => {
+    const docs = [doc('a/csv', 'csv', 'Clean messy CSV files before import.', body, { version: '1.9.0' }), doc('b/csv', 'csv', 'Clean messy CSV files before import.', body, { metadata: { version: '1.10.0' } })];
+    assert.match(new CopyIndex(docs, (d) => textSignature(d)).all()[0].explanation, /b\/csv is newer \(version 1\.10\.0 vs 1\.9\.0\)/);
+  });
+});
+
+describe('closeness and suite siblings', () => {
+  it('reads fused scores in a large pool, raw cosines or raw word scores in a small one', () => {
+    const self = { id: 'x', fused: 1, dense: 0.8 };
+    assert.equal(closeTo(self, { id: 'y', fused: 0.5, dense: 0.2 }, 40), true);
+    assert.equal(closeTo(self, { id: 'y', fused: 0.1, dense: 0.79 }, 40), false);
+    assert.equal(closeTo(self, { id: 'y', fused: 0, dense: 0.7 }, 3), true, 'a small pool reads the cosines');
+    assert.equal(closeTo(self, { id: 'y', fused: 0, dense: 0.3 }, 3), false);
+    const wordsOnly = { id: 'x', fused: 1, dense: null };
+    assert.equal(closeTo(wordsOnly, { id: 'y', fused: 0, dense: null }, 2, new Map([['x', 10], ['y', 1]])), true);
+    assert.equal(closeTo(wordsOnly, { id: 'y', fused: 0, dense: null }, 2, new Map([['x', 10], ['y', 0.2]])), false);
+    assert.equal(closeTo(undefined, self, 40), false, 'the probe\'s own skill must be in the ranking');
+  });
+
+  it('suite siblings that say their own job first are told apart; competitors that share the words are not', () => {
+    const dataset = doc('s/arize-dataset', 'arize-dataset', 'Creates and queries Arize datasets and examples. Use when managing evaluation data.');
+    const experiment = doc('s/arize-experiment', 'arize-experiment', 'Runs and compares Arize experiments on models. Use when evaluating a change.');
+    assert.equal(saysItsOwnJobFirst(dataset, experiment, words), true);
+    const helm = doc('s/helm-release', 'helm-release', 'Ship a release to Kubernetes with Helm and roll it back.');
+    const k8s = doc('s/k8s-deploy', 'k8s-deploy', 'Deploy services to Kubernetes with Helm charts and roll back a release.');
+    assert.equal(saysItsOwnJobFirst(helm, k8s, words), false, 'Helm and release are in both first sentences');
+    assert.equal(firstSentence('Instrument Node.js apps with traces. Use when...'), 'Instrument Node.js apps with traces.');
+    assert.equal(presentsAsUmbrella(doc('a/pdf-router', 'pdf-router', 'Send PDF work on.')), true);
+    assert.equal(presentsAsUmbrella(doc('a/shopify-apps', 'shopify-apps', 'Shopify apps with React Router and App Bridge.')), false);
+    assert.equal(presentsAsUmbrella(doc('a/biz', 'business-growth', '4 business growth agent skills and plugins for Claude Code.')), true);
+  });
+});
+
+describe('the suggested line', () => {
+  const docs = [
+    doc('a/pdf-text', 'pdf-text', 'Extract text and tables from PDF files and scanned invoices.'),
+    doc('a/pdf-reader', 'pdf-reader', 'Read tables from PDF reports with Camelot lattice mode and export them to Excel.'),
+    doc('a/csv-a', 'csv-a', 'Clean messy CSV files: fix delimiters and drop duplicate rows.'),
+    doc('a/csv-b', 'csv-b', 'Clean messy CSV files: fix delimiters and remove duplicate rows.'),
+  ];
+  const profiles = new SkillProfiles(docs, words);
+  const get = (id: string) => docs.find((d) => d.id === id)!;
+
+  it('is made of the other skill\'s distinguishing words, never of the skill\'s own', () => {
+    const line = useOtherLine(get('a/pdf-text'), get('a/pdf-reader'), profiles, words)!;
+    assert.match(line, /^For .*Camelot.*, use pdf-reader\.$/);
+    const own = new Set(words('pdf text Extract text and tables from PDF files and scanned invoices.'));
+    for (const phrase of distinguishingPhrases(get('a/pdf-text'), get('a/pdf-reader'), profiles, words)) {
+      assert.ok(words(phrase).every((t) => !own.has(t)), `${phrase} uses a word of pdf-text`);
+    }
+  });
+
+  it('is left out when the two say the same, and written in Chinese for a Chinese skill', () => {
+    assert.equal(useOtherLine(get('a/csv-a'), get('a/csv-b'), profiles, words), null, 'the fix is to merge');
+    const zh = [doc('z/a', 'a', '分析运动数据、评估健身进展。'), doc('z/b', 'b', '分析营养数据、评估营养状况、制定饮食计划。')];
+    const zp = new SkillProfiles(zh, words);
+    assert.match(useOtherLine(zh[0], zh[1], zp, words) ?? '', /^涉及.+时，请使用 b。$/);
+  });
+});
+
+describe('product splits', () => {
+  it('finds the products two names set apart, written as proper nouns in their descriptions', async () => {
+    const { productSplit } = await import('../../src/core/analysis/competition');
+    const paypal = doc('a/paypal-integration', 'paypal-integration', 'Integrate PayPal payment processing with express checkout.');
+    const stripe = doc('a/stripe-integration', 'stripe-integration', 'Implement Stripe payment processing for checkout.');
+    assert.deepEqual(productSplit(paypal, stripe, words), { a: ['PayPal'], b: ['Stripe'] });
+    const anime = doc('a/animejs-animation', 'animejs-animation', '高级动画库技能，触发词：Anime.js动画、网页动画');
+    const three = doc('a/threejs-animation', 'threejs-animation', 'Three.js 动画——关键帧动画、骨骼动画');
+    assert.deepEqual(productSplit(anime, three, words), { a: ['Anime.js'], b: ['Three.js'] });
+    const pro = doc('a/fastapi-pro', 'fastapi-pro', 'Build high-performance async APIs with FastAPI.');
+    const templates = doc('a/fastapi-templates', 'fastapi-templates', 'Create production-ready FastAPI projects.');
+    assert.equal(productSplit(pro, templates, words), null, 'pro and templates are not products');
+  });
+});

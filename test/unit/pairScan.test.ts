@@ -1,0 +1,196 @@
+/** The pair scan: copies from the text, near-duplicates and conflicts from routing evidence. */
+import { strict as assert } from 'node:assert';
+import { PairScanCache } from '../../src/core/analysis/pairCache';
+import { scanPairs, scopeOf } from '../../src/core/analysis/pairScan';
+import { pairFindingsFor } from '../../src/core/analysis/findings';
+import type { PairFinding } from '../../src/core/analysis/types';
+import { createSkillService, type RoutingEngine } from '../../src/core/route/skillService';
+import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+
+const PDF_BODY = '# Extracting tables\nUse pdfplumber on each page.\n\n# Scanned invoices and receipts\nRun OCR first.\n';
+
+/** A skill file with a body of headings, so it has more than one probe request. */
+const withBody = (name: string, description: string, body: string) => skill(name, description, body);
+
+function library(): Map<string, string | Uint8Array> {
+  return new Map<string, string | Uint8Array>([
+    ['team/pdf-text/SKILL.md', withBody('pdf-text', 'Extract text and tables from PDF files and scanned invoices. Use when pulling tables out of PDF reports.', PDF_BODY)],
+    ['team/pdf-reader/SKILL.md', withBody('pdf-reader', 'Extract text and tables from PDF documents and scanned invoices. Use when reading tables out of PDF reports.', PDF_BODY)],
+    ['team/k8s-deploy/SKILL.md', withBody('k8s-deploy', 'Deploy services to Kubernetes with Helm charts. Use when rolling out a release to a cluster.', '# Helm releases\n\n# Rollbacks\n')],
+    ['team/sourdough/SKILL.md', withBody('sourdough', 'Plan a sourdough bake schedule with levain and proofing times. Use when baking bread at home.', '# Levain\n\n# Proofing\n')],
+    ['team/email-drafting/SKILL.md', withBody('email-drafting', 'Write polite follow-up emails to customers. Use when a customer has not answered.', '# Follow-ups\n\n# Tone\n')],
+  ]);
+}
+
+async function engine(files: Map<string, string | Uint8Array>, embedder: FakeEmbedder | null = new FakeEmbedder()): Promise<RoutingEngine> {
+  const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder });
+  await svc.index();
+  return svc;
+}
+
+const pairs = (found: readonly PairFinding[]) => found.map((p) => [p.kind, p.a, p.b]);
+
+describe('pair scan: near-duplicates from routing evidence', () => {
+  for (const model of [true, false]) {
+    it(`reports the two skills that take each other's requests, with verified requests (${model ? 'vectors' : 'words only'})`, async () => {
+      const svc = await engine(library(), model ? new FakeEmbedder() : null);
+      const found = await svc.pairFindings();
+      assert.deepEqual(pairs(found), [['near-duplicate', 'team/pdf-reader', 'team/pdf-text']]);
+      const [p] = found;
+      assert.ok(p.evidence && p.evidence.requests.length >= 1);
+      for (const r of p.evidence.requests) {
+        assert.deepEqual(Object.keys(r.ranks).sort(), ['team/pdf-reader', 'team/pdf-text']);
+        assert.ok(Object.values(r.ranks).every((k) => k >= 1 && k <= 3), `both in the top 3: ${JSON.stringify(r)}`);
+        // Verify the claim by routing the request again (the reranker's order, before set selection).
+        const routed = (await svc.route(r.query, { k: 3, select: false })).candidates.map((c) => c.skillId);
+        assert.ok(routed.includes('team/pdf-text') && routed.includes('team/pdf-reader'), `${r.query}: ${routed.join(', ')}`);
+      }
+      assert.ok(p.evidence.probes.sent >= 2 && p.evidence.probes.taken >= 2 && p.evidence.probes.taken <= p.evidence.probes.sent);
+      assert.match(p.explanation, /^\d of \d requests written for pdf-reader also rank pdf-text in the top 3/);
+      assert.doesNotMatch(p.explanation, /_mismatch|function_redundant/);
+    });
+  }
+
+  it('the one-skill scan after an edit finds the same pair as the library-wide scan, and loses it when the job changes', async () => {
+    const svc = await engine(library());
+    const all = await svc.pairFindings();
+    assert.deepEqual(pairs(await svc.pairFindings('team/pdf-text')), pairs(all));
+    assert.deepEqual(await svc.pairFindings('team/sourdough'), []);
+    await svc.updateFile({ id: 'team/pdf-reader', path: 'team/pdf-reader/SKILL.md', folderName: 'pdf-reader' }, new TextEncoder().encode(withBody('pdf-reader', 'Translate restaurant menus into French. Use when a chef asks for a menu in French.', '# Menus\n\n# Wine lists\n')));
+    assert.deepEqual(await svc.pairFindings('team/pdf-reader'), []);
+  });
+
+  it('never words the fix from the skill\'s own text: each side gets the other\'s distinguishing words', async () => {
+    const files = library();
+    files.set('team/pdf-reader/SKILL.md', withBody('pdf-reader', 'Extract text and tables from PDF documents and scanned invoices with Camelot lattice mode. Use when reading tables out of PDF reports.', PDF_BODY));
+    const svc = await engine(files);
+    const [p] = await svc.pairFindings();
+    assert.equal(p?.kind, 'near-duplicate');
+    const text = p.suggestions?.['team/pdf-text'];
+    assert.ok(text, 'a line for pdf-text');
+    assert.match(text, /^For .*Camelot.*, use pdf-reader\.$/);
+    const docs = new Map(svc.skills().map((d) => [d.id, d]));
+    const [f] = pairFindingsFor(docs.get('team/pdf-text')!, [p], (id) => docs.get(id));
+    assert.equal(f.suggestion, text);
+    assert.deepEqual(f.evidence, p.evidence);
+  });
+
+  it('pairs in different top-level folders are judged only when asked; copies always', async () => {
+    const files = library();
+    const reader = files.get('team/pdf-reader/SKILL.md')!;
+    files.delete('team/pdf-reader/SKILL.md');
+    files.set('other/pdf-reader/SKILL.md', reader);
+    const svc = await engine(files);
+    assert.deepEqual(await svc.pairFindings(), []);
+    const across = await svc.pairFindings(undefined, { options: { acrossFolders: true } });
+    assert.deepEqual(pairs(across), [['near-duplicate', 'other/pdf-reader', 'team/pdf-text']]);
+    assert.equal(scopeOf('owner__repo/skills/pdf', false), 'owner__repo');
+    assert.equal(scopeOf('pdf', false), '');
+    assert.equal(scopeOf('owner__repo/pdf', true), '');
+  });
+
+  it('a pair whose descriptions name each other is left alone (the boundary is intended)', async () => {
+    const files = library();
+    files.set('team/pdf-reader/SKILL.md', withBody('pdf-reader', 'Extract text and tables from PDF documents and scanned invoices. Not for plain text dumps: use pdf-text for that.', PDF_BODY));
+    const svc = await engine(files);
+    assert.deepEqual(await svc.pairFindings(), []);
+  });
+
+  it('the author\'s routing tests are the first probes and the first evidence', async () => {
+    const svc = await engine(library());
+    const query = 'get the totals table out of this scanned invoice PDF';
+    const found = await svc.pairFindings(undefined, { authored: (id) => (id === 'team/pdf-text' ? [{ query, source: 'test' }] : []) });
+    assert.equal(found[0]?.evidence?.requests[0].query, query);
+    assert.equal(found[0]?.evidence?.requests[0].source, 'test');
+  });
+});
+
+describe('pair scan: copies', () => {
+  it('the same skill in two collections is one copy finding, not a near-duplicate, and says which is longer or newer', async () => {
+    const files = library();
+    const text = files.get('team/pdf-text/SKILL.md') as string;
+    files.set('vendor/pdf-text/SKILL.md', text.replace('Run OCR first.', 'Run OCR first, then check the totals.'));
+    const svc = await engine(files);
+    const found = await svc.pairFindings();
+    const mine = found.filter((p) => p.a === 'team/pdf-text' || p.b === 'team/pdf-text');
+    assert.deepEqual(pairs(mine.filter((p) => p.kind === 'copy')), [['copy', 'team/pdf-text', 'vendor/pdf-text']]);
+    assert.ok(!found.some((p) => p.kind !== 'copy' && p.a === 'team/pdf-text' && p.b === 'vendor/pdf-text'), 'no second finding for the pair');
+    const copy = mine.find((p) => p.kind === 'copy')!;
+    assert.match(copy.explanation, /of the text is the same; vendor\/pdf-text is longer \(by \d+ characters\)/);
+    assert.equal(copy.suggestions, undefined, 'a copy gets no line to add');
+    const docs = new Map(svc.skills().map((d) => [d.id, d]));
+    const [f] = pairFindingsFor(docs.get('vendor/pdf-text')!, [copy], (id) => docs.get(id));
+    assert.equal(f.code, 'skill.copy');
+    assert.equal(f.severity, 'info');
+    assert.match(f.message, /^Copy of "pdf-text" \(team\/pdf-text\)/);
+
+    const versioned = library();
+    versioned.set('team/pdf-text/SKILL.md', (text as string).replace('---\n', '---\nversion: 1.2.0\n'));
+    versioned.set('vendor/pdf-text/SKILL.md', (text as string).replace('---\n', '---\nversion: 1.10.0\n'));
+    const [c] = (await (await engine(versioned)).pairFindings()).filter((p) => p.kind === 'copy');
+    assert.match(c.explanation, /^The same text; vendor\/pdf-text is newer \(version 1\.10\.0 vs 1\.2\.0\)/);
+  });
+});
+
+describe('pair scan: conflicts', () => {
+  const blob = (lang: string, first: string) =>
+    withBody(`blob-${lang.toLowerCase()}`, `${first} Upload, download and list blobs in Azure Blob Storage containers with the ${lang} SDK.`, '# Uploading blobs\n\n# Listing containers\n');
+
+  it('the same job in two languages is a conflict while a first sentence does not name its language', async () => {
+    const files = library();
+    files.set('team/blob-rust/SKILL.md', blob('Rust', 'Manage Azure Blob Storage from Rust.'));
+    files.set('team/blob-go/SKILL.md', blob('Go', 'Manage Azure Blob Storage containers.'));
+    const svc = await engine(files);
+    const found = (await svc.pairFindings()).filter((p) => p.a.includes('blob'));
+    assert.deepEqual(pairs(found), [['conflict', 'team/blob-go', 'team/blob-rust']]);
+    const [c] = found;
+    assert.equal(c.reason, 'language_ecosystem_mismatch');
+    assert.deepEqual(c.detail, { kind: 'variant', family: 'language', values: { 'team/blob-go': ['go'], 'team/blob-rust': ['rust'] }, unnamed: ['team/blob-go'] });
+    assert.match(c.explanation, /^The same job in another language \(Go vs Rust\)/);
+    const docs = new Map(svc.skills().map((d) => [d.id, d]));
+    const [onGo] = pairFindingsFor(docs.get('team/blob-go')!, [c], (id) => docs.get(id));
+    assert.match(onGo.message, /Name Go in the first sentence of this description/);
+    assert.match(c.suggestions?.['team/blob-go'] ?? '', /^For Rust.*, use blob-rust\.$/);
+
+    // Both name their language first: they tell themselves apart already.
+    files.set('team/blob-go/SKILL.md', blob('Go', 'Manage Azure Blob Storage from Go.'));
+    assert.deepEqual((await (await engine(files)).pairFindings()).filter((p) => p.a.includes('blob')), []);
+  });
+
+  it('an umbrella over a task skill: the umbrella is the one whose requests spread', async () => {
+    const files = library();
+    files.set('team/pdf-router/SKILL.md', withBody('pdf-router', 'Router for PDF work: hands off to the PDF skills. Use for filling PDF forms, merging PDF files or extracting tables from PDF files.', '# Filling PDF forms\n\n# Merging PDF files\n'));
+    files.set('team/pdf-forms/SKILL.md', withBody('pdf-forms', 'Fill and flatten PDF forms with field values. Use when filling PDF forms.', '# Filling PDF forms\n\n# Flattening\n'));
+    files.set('team/pdf-merge/SKILL.md', withBody('pdf-merge', 'Merge and split PDF files, reorder their pages. Use when merging PDF files.', '# Merging PDF files\n\n# Splitting\n'));
+    const svc = await engine(files);
+    const umbrellas = (await svc.pairFindings()).filter((p) => p.detail?.kind === 'umbrella');
+    assert.ok(umbrellas.length >= 1, JSON.stringify(await svc.pairFindings()));
+    for (const u of umbrellas) {
+      assert.equal(u.kind, 'conflict');
+      assert.equal(u.detail?.kind === 'umbrella' && u.detail.umbrella, 'team/pdf-router');
+      assert.match(u.explanation, /pdf-router, an umbrella skill, spreads its requests over more skills/);
+    }
+  });
+});
+
+describe('pair scan: cache', () => {
+  it('a library-wide result is cached by content: a second scan routes nothing, JSON round trips, an edit misses', async () => {
+    const svc = await engine(library());
+    let routed = 0;
+    const pipeline = { ...svc.pipeline, rank: (q: string, o?: object) => (routed++, svc.pipeline.rank(q, o)), settings: svc.pipeline.settings, analyse: (q: string) => svc.pipeline.analyse(q), firstStage: svc.pipeline.firstStage };
+    const input = { docs: svc.skills(), profiles: svc.profiles(), pipeline };
+    const cache = new PairScanCache();
+    const first = await scanPairs(input, undefined, { cache });
+    const cold = routed;
+    assert.ok(cold > 2);
+    assert.deepEqual(await scanPairs(input, undefined, { cache }), first);
+    assert.equal(routed - cold, 1, 'only the router fingerprint');
+    const reread = PairScanCache.fromJSON(JSON.parse(JSON.stringify(cache)));
+    assert.deepEqual(await scanPairs(input, undefined, { cache: reread }), first);
+    assert.deepEqual(await scanPairs(input, 'team/pdf-text', { cache: reread }), first.filter((p) => p.a === 'team/pdf-text' || p.b === 'team/pdf-text'));
+    assert.equal(PairScanCache.fromJSON({ version: -1, results: [['x', []]] }).result('x'), undefined, 'another version is not read');
+    const before = routed;
+    await scanPairs({ ...input, options: { share: 0.9 } }, undefined, { cache });
+    assert.ok(routed - before > 1, 'other options are another key');
+  });
+});
