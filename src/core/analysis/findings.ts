@@ -10,7 +10,7 @@ export const PAIR_CODES: Record<PairKind, string> = { copy: 'skill.copy', 'near-
 /** Default severities: a competitor is a warning; a copy or a conflict the author may leave is information. */
 export const PAIR_SEVERITY: Record<PairKind, Severity> = { copy: 'info', 'near-duplicate': 'warning', conflict: 'info' };
 
-const RELATED: Record<PairKind, string> = { copy: 'copy', 'near-duplicate': 'near-duplicate', conflict: 'conflicting skill' };
+const RELATED: Record<PairKind, string> = { copy: 'copy of this skill', 'near-duplicate': 'near-duplicate skill', conflict: 'conflicting skill' };
 
 /** The findings `pairs` put on skill `doc`, given every skill by id. */
 export function pairFindingsFor(
