@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { findConfigFile, findTestsFile, type ConfigFileAccess } from '../../core/configFiles';
 import { DEFAULT_TEST_TOP } from '../../core/eval/routingTest';
 import { DEFAULT_FINDING_POLICY, type FindingPolicy } from '../../core/policy/findingPolicy';
-import { isProfileId, PROFILES, type ProfileId } from '../../core/profiles';
+import { isListingClient, isProfileId, LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../../core/profiles';
 import { UsageError } from '../io';
 import { isPositiveInt, isRecord, parseStructured, stringOrList } from './structuredFile';
 
@@ -28,13 +28,28 @@ export interface CheckConfig {
   model?: string | false;
   /** Limits on reported `skill.conflict` findings, as the editor's `skillRouter.conflict.*` settings. */
   conflict?: Partial<FindingPolicy['conflict']>;
+  /**
+   * The reach gate: a skill whose requests reach it first in `client`'s listing less often than
+   * `min` (a share, 0 to 1) is a `skill.unreachable` error (see `skill-router reach`).
+   */
+  reach?: ReachGate;
+}
+
+/** `reach:` of the config. */
+export interface ReachGate {
+  client: ListingClient;
+  /** Lowest share of a skill's requests that must reach it first in the listing. */
+  min: number;
+  /** What-if: every description cut at this many characters. */
+  cut?: number;
 }
 
 /** N of "in the top N" when neither the test nor the config says (shared with the query panel). */
 export const DEFAULT_TOP = DEFAULT_TEST_TOP;
 
-const CONFIG_KEYS = ['library', 'tests', 'profiles', 'budgets', 'top', 'model', 'conflict'];
+const CONFIG_KEYS = ['library', 'tests', 'profiles', 'budgets', 'top', 'model', 'conflict', 'reach'];
 const CONFLICT_KEYS = ['threshold', 'maxPerSkill'];
+const REACH_KEYS = ['client', 'min', 'cut'];
 /** The most `conflict.maxPerSkill` may be (as the editor's setting). */
 const MAX_CONFLICTS_PER_SKILL = 1000;
 
@@ -102,8 +117,28 @@ export function parseConfig(text: string, file: string): CheckConfig {
       config.conflict = conflict;
     }
   }
+  if (doc.reach !== undefined && doc.reach !== null) {
+    const gate = parseReachGate(doc.reach, problems);
+    if (gate) config.reach = gate;
+  }
   if (problems.length) throw new UsageError(problems.map((p) => `${file}: ${p}`).join('\n'));
   return config;
+}
+
+/** `reach: {client, min, cut?}`; problems are pushed, null when it is not usable. */
+function parseReachGate(v: unknown, problems: string[]): ReachGate | null {
+  if (!isRecord(v)) {
+    problems.push(`"reach" must be a mapping of ${REACH_KEYS.join(', ')}`);
+    return null;
+  }
+  const before = problems.length;
+  for (const key of Object.keys(v)) if (!REACH_KEYS.includes(key)) problems.push(`unknown key "reach.${key}" (known: ${REACH_KEYS.join(', ')})`);
+  const client = v.client ?? 'claude-code';
+  if (typeof client !== 'string' || !isListingClient(client)) problems.push(`"reach.client" must be one of ${LISTING_CLIENTS.join(', ')}`);
+  if (typeof v.min !== 'number' || !(v.min >= 0 && v.min <= 1)) problems.push('"reach.min" must be a share from 0 to 1 (0.5: half of a skill\'s requests)');
+  if (v.cut !== undefined && !isPositiveInt(v.cut)) problems.push('"reach.cut" must be a positive whole number of characters');
+  if (problems.length > before) return null;
+  return { client: client as ListingClient, min: v.min as number, ...(isPositiveInt(v.cut) ? { cut: v.cut } : {}) };
 }
 
 /** The finding policy of a config: its `conflict` limits over the defaults (the editor's). */
