@@ -38,7 +38,7 @@ export function unreachableMessage(s: SkillReach, label: string, min: number): s
   const probes = s.sources.probe === s.requests ? ' (probes written from its body: it has no tests or evals)' : '';
   let text =
     `${s.reachedListing} of ${s.requests} requests${probes} reach this skill first in ${label}'s listing (${share(s.reachedListing)}, below ${Math.round(min * 100)}%); ` +
-    `${s.reachedFull} do in the full text.`;
+    `${s.reachedFull} ${s.reachedFull === 1 ? 'does' : 'do'} in the full text.`;
   if (s.omitted) text += ` ${label} does not list it${s.why ? ` (${s.why})` : ''}.`;
   else if (s.dropped) text += ` ${label} lists its name only${s.why ? ` (${s.why})` : ''}: no words in the description help.`;
   else if (s.cut) text += ` Its description is cut at ${s.listedChars} of ${s.fullChars} characters.`;
