@@ -55,6 +55,9 @@ export const SERVER_CODES = { unreadable: 'file.unreadable' } as const;
 export interface DiagnosticData {
   twin?: { id: string; name: string; uri: string };
   profile?: string;
+  /** `skill.unreachable`: the verified words to add, and whether they go first (the listing cuts the description). */
+  words?: string[];
+  atStart?: boolean;
 }
 
 export interface DiagnosticContext {
@@ -67,6 +70,8 @@ export interface DiagnosticContext {
   skill(id: string): SkillDoc | undefined;
   /** URI of a skill's SKILL.md by id. */
   uriOf(id: string): string;
+  /** The skill's `skill.unreachable` finding, last measured for an open skill (server/reachPass.ts). */
+  reach?(doc: SkillDoc): { finding: Finding; data: DiagnosticData } | null;
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -124,6 +129,9 @@ export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], c
     const d = toDiagnostic(finding, ctx, twin ? { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } } : undefined);
     if (d) out.push(d);
   }
+  const reach = ctx.reach?.(doc);
+  const unreachable = reach && toDiagnostic(reach.finding, ctx, reach.data);
+  if (unreachable) out.push(unreachable);
   return out;
 }
 

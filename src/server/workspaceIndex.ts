@@ -39,6 +39,7 @@ import { listingBudget, listingReport } from './listing';
 import { errorMessage, type ServerLogger } from './logger';
 import { pairInputKey } from './pairFindings';
 import { PairPasses } from './pairPasses';
+import { ReachPass } from './reachPass';
 import { routeResponse, type FolderRanking } from './routeResponse';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
 
@@ -84,6 +85,8 @@ export class WorkspaceIndex {
   private readonly statusOut: StatusThrottle;
   private disposed = false;
   private readonly passes: PairPasses;
+  /** `skill.unreachable` of open skills, measured after their cross-skill checks. */
+  private readonly reach: ReachPass;
   private readonly flushAfterMs: number;
   /** Codes the client's editor reports on SKILL.md itself (by its version). */
   private readonly editorReports: ReadonlySet<string>;
@@ -105,6 +108,8 @@ export class WorkspaceIndex {
       },
       opts.recheckDelayMs ?? 2000,
     );
+    const isOpen = (lib: FolderLibrary, doc: SkillDoc) => this.docs.has(path.join(lib.root, ...doc.path.split('/')));
+    this.reach = new ReachPass({ publishSkill: (lib, doc) => void this.publishSkill(lib, doc), isOpen, fail: (what, err) => this.fail(what, err), log: host.log }, opts.semanticDelayMs);
     this.flushAfterMs = opts.flushAfterMs ?? 5000;
     this.editorReports = editorReportedCodes(opts.init.editor);
     this.statusOut = new StatusThrottle(() => this.host.status(this.status()));
@@ -430,6 +435,7 @@ export class WorkspaceIndex {
       href: (code) => this.host.href(code),
       skill: (id) => lib?.service?.skill(id),
       uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
+      reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
     };
   }
 
@@ -596,6 +602,7 @@ export class WorkspaceIndex {
     this.disposed = true;
     this.docs.dispose();
     this.passes.dispose();
+    this.reach.dispose();
     for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
     this.statusOut.dispose();
     await Promise.all([...this.libraries.values()].map((lib) => lib.close()));

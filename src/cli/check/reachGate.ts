@@ -5,7 +5,7 @@
  * measures it (cli/reachRun.ts), so the two agree, and read from the same cache.
  */
 import { LISTING_RULES } from '../../core/profiles';
-import type { SkillReach } from '../../core/reach/measure';
+import { unreachableFinding } from '../../core/reach/finding';
 import type { SkillService } from '../../core/service';
 import type { SkillDoc } from '../../core/types';
 import { defaultCacheDir } from '../../node/library';
@@ -13,9 +13,6 @@ import { requestsFromTests, runReach } from '../reachRun';
 import type { ReachGate } from './config';
 import type { CheckFinding } from './report';
 import type { RoutingTest } from './routingTests';
-
-/** The code of the finding (docs/diagnostics.md; the editor reports the same). */
-export const UNREACHABLE = 'skill.unreachable';
 
 export interface ReachGateInput {
   service: SkillService;
@@ -30,20 +27,6 @@ export interface ReachGateInput {
   skillFile(doc: SkillDoc): string;
   show(file: string): string;
   withRanges: boolean;
-}
-
-/** The sentence of a `skill.unreachable` finding, shared with the editor's wording. */
-export function unreachableMessage(s: SkillReach, label: string, min: number): string {
-  const share = (n: number) => `${Math.round((n / (s.requests || 1)) * 100)}%`;
-  const probes = s.sources.probe === s.requests ? ' (probes written from its body: it has no tests or evals)' : '';
-  let text =
-    `${s.reachedListing} of ${s.requests} requests${probes} reach this skill first in ${label}'s listing (${share(s.reachedListing)}, below ${Math.round(min * 100)}%); ` +
-    `${s.reachedFull} ${s.reachedFull === 1 ? 'does' : 'do'} in the full text.`;
-  if (s.omitted) text += ` ${label} does not list it${s.why ? ` (${s.why})` : ''}.`;
-  else if (s.dropped) text += ` ${label} lists its name only${s.why ? ` (${s.why})` : ''}: no words in the description help.`;
-  else if (s.cut) text += ` Its description is cut at ${s.listedChars} of ${s.fullChars} characters.`;
-  if (s.suggest.length) text += ` Add to the description: ${s.suggest.join(', ')} (wins ${s.wonBack} of ${s.lost} lost requests back).`;
-  return text;
 }
 
 /** The gate's findings. */
@@ -67,18 +50,10 @@ export async function reachGateFindings(input: ReachGateInput): Promise<CheckFin
   const label = LISTING_RULES[gate.client].label;
   const out: CheckFinding[] = [];
   for (const s of report.skills) {
-    if (!s.requests || s.reachedListing / s.requests >= gate.min) continue;
     const doc = byId.get(s.id)!;
-    const range = doc.keyRanges.description ?? doc.keyRanges.name ?? null;
-    out.push({
-      file: input.show(input.skillFile(doc)),
-      skillId: doc.id,
-      code: UNREACHABLE,
-      severity: 'error',
-      message: unreachableMessage(s, label, gate.min),
-      range: input.withRanges ? range : null,
-      profile: gate.client,
-    });
+    const f = unreachableFinding(doc, s, { label, min: gate.min, severity: 'error', client: gate.client });
+    if (!f) continue;
+    out.push({ file: input.show(input.skillFile(doc)), skillId: doc.id, code: f.code, severity: f.severity, message: f.message, range: input.withRanges ? f.range : null, profile: gate.client });
   }
   return out;
 }

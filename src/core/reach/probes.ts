@@ -21,10 +21,14 @@ export interface ProbeOptions {
 
 export const DEFAULT_PROBES: ProbeOptions = { count: 3, seed: 22 };
 
+/** Openers for a verb phrase ("bind EditForm models"), and for a noun phrase or a gerund ("Blazor forms", "building ..."). */
 const OPENERS = {
-  en: ['', '', 'I need to ', 'Can you help me ', 'How do I ', 'Help me ', 'We want to ', 'Looking for a way to '],
+  verb: ['', '', 'I need to ', 'Can you help me ', 'How do I ', 'Help me ', 'We want to '],
+  noun: ['', '', 'Help with ', 'Question about ', 'I need help with ', 'Can you help with '],
   zh: ['', '', '帮我', '我想', '怎么', '我们需要'],
 };
+/** A "use when" lead-in at the start of a sentence, left out of the request. */
+const LEAD_IN = /^(?:use (?:this skill |it )?(?:when(?: the user| you)?|for|to)|when (?:the user|you) (?:needs?|wants?|asks?) to|triggers? (?:on|when))\s*[:,]?\s*/i;
 
 /** "Use when ...", "Use this skill to ...", "Triggers on ..." in the body: what the author says it answers. */
 const USE_WHEN = /(?:^|[.!?;:]\s+|\n)\s*(?:[-*]\s+)?(?:use (?:this skill |it )?(?:when(?: the user| you)?|for|to)|when (?:the user|you) (?:needs?|wants?|asks?) to|triggers? (?:on|when))\s*[:,]?\s*([^.\n!?]{12,200})/gi;
@@ -80,7 +84,7 @@ export function bodyFragments(body: string): BodyFragments {
   }
   for (const para of text.split(/\n\s*\n|\n(?=\S)/)) {
     for (const raw of clean(para).split(/(?<=[.!?。！？])\s+/u)) {
-      const s = raw.replace(/[.!?。！？]+$/u, '').trim();
+      const s = raw.replace(/[.!?。！？]+$/u, '').replace(LEAD_IN, '').trim();
       const words = hasCjk(s) ? Math.ceil(s.length / 3) : s.split(/\s+/).length;
       if (words >= 6 && words <= 30 && !/^(?:see|note|example|e\.g\.)\b/i.test(s)) sentences.push(s);
     }
@@ -135,15 +139,18 @@ export function probeRequests(doc: Pick<SkillDoc, 'id' | 'name' | 'body'>, opts:
   for (let attempt = 0; out.size < opts.count && attempt < opts.count * 4; attempt++) {
     const kind = kinds[attempt % kinds.length];
     let text: string | null = null;
+    let noun = false;
     if (kind === 'uses' && f.uses.length) text = pick(rand, f.uses);
     else if (kind === 'heading' && f.headings.length) {
       const heading = pick(rand, f.headings);
+      noun = true;
       text = f.sentences.length && rand() < 0.6 ? `${heading}${zh ? '，' : ': '}${pick(rand, f.sentences)}` : heading;
     } else if (f.sentences.length) text = pick(rand, f.sentences);
     if (!text) continue;
     text = withoutName(dropWords(rand, text, 0.1 + rand() * 0.25), doc.name).replace(/[.。]+$/u, '');
+    if (/^\p{L}+ing\b/iu.test(text)) noun = true;
     if (!zh && rand() < 0.6) text = text.charAt(0).toLowerCase() + text.slice(1);
-    const query = `${pick(rand, OPENERS[zh ? 'zh' : 'en'])}${text}${zh ? '。' : '.'}`.replace(/\s{2,}/g, ' ').trim();
+    const query = `${pick(rand, OPENERS[zh ? 'zh' : noun ? 'noun' : 'verb'])}${text}${zh ? '。' : '.'}`.replace(/\s{2,}/g, ' ').trim();
     if ((zh ? query.length >= 6 : query.split(/\s+/).length >= 3) && query.length <= 400) out.add(query);
   }
   return [...out];

@@ -28,18 +28,24 @@ export class TermStats {
 
   /** Brings the statistics to `docs` (skills gone are forgotten). */
   update(docs: readonly Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>[]): void {
-    const seen = new Set<string>();
-    for (const d of docs) {
-      seen.add(d.id);
-      const prev = this.sets.get(d.id);
-      if (prev?.hash === d.hash) continue;
-      if (prev) this.add(prev.terms, -1);
-      const terms = new Set(this.analyser(`${d.name}\n${d.description}\n${d.body}`));
-      this.sets.set(d.id, { hash: d.hash, terms });
-      this.add(terms, 1);
-    }
+    for (const d of docs) this.updateOne(d);
+    this.retain(new Set(docs.map((d) => d.id)));
+  }
+
+  /** Counts one skill's current text (nothing to do when its hash is the one counted). */
+  updateOne(d: Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>): void {
+    const prev = this.sets.get(d.id);
+    if (prev?.hash === d.hash) return;
+    if (prev) this.add(prev.terms, -1);
+    const terms = new Set(this.analyser(`${d.name}\n${d.description}\n${d.body}`));
+    this.sets.set(d.id, { hash: d.hash, terms });
+    this.add(terms, 1);
+  }
+
+  /** Forgets the skills not in `ids`. */
+  retain(ids: ReadonlySet<string>): void {
     for (const [id, prev] of this.sets) {
-      if (seen.has(id)) continue;
+      if (ids.has(id)) continue;
       this.add(prev.terms, -1);
       this.sets.delete(id);
     }
