@@ -26,7 +26,7 @@ import type { PairFinding } from '../core/analysis/types';
 import { SkillReadError } from '../core/parse/skillDoc';
 import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
-import { CancelledError, throwIfCancelled, type CancelToken } from '../core/types';
+import { CancelledError, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
 import type { OpenLibraryOptions } from '../node/library';
@@ -36,11 +36,11 @@ import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary, innermostLibrary } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
+import { routeFolders } from './listingRanks';
 import { errorMessage, type ServerLogger } from './logger';
 import { pairInputKey } from './pairFindings';
 import { PairPasses } from './pairPasses';
 import { ReachPass } from './reachPass';
-import { routeResponse, type FolderRanking } from './routeResponse';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
 
 export { cancelOnce } from './folderLibrary';
@@ -549,9 +549,9 @@ export class WorkspaceIndex {
   // Requests
 
   /**
-   * Ranks the skills of every ready folder (or of `params.folder`) for a request. `token` reaches
-   * the engine; once it is cancelled the request rejects with `CancelledError`, whether the engine
-   * noticed or not, and no further folder is ranked.
+   * Ranks the skills of every ready folder (or of `params.folder`) for a request (with `view`,
+   * over a client's listing: listingRanks.ts). `token` reaches the engine; once it is cancelled
+   * the request rejects with `CancelledError`, and no further folder is ranked.
    */
   async route(params: RouteParams, token?: CancelToken): Promise<RouteResponse> {
     const libs = [...this.libraries.values()].filter((l) => (!params.folder || l.uri === params.folder));
@@ -560,19 +560,8 @@ export class WorkspaceIndex {
       const why = libs.length ? `the skill index is ${libs.map((l) => l.state).join(', ')}` : 'no workspace folder is open';
       throw new Error(`cannot route yet: ${why}`);
     }
-    const settings = ready[0].settings;
-    const k = params.k ?? settings.route.topK;
-    const rerank = params.rerank ?? settings.route.rerank;
-    const rankings: FolderRanking[] = [];
-    for (const lib of ready) {
-      const result = await lib.run(async () => {
-        throwIfCancelled(token); // cancelled while queued behind an edit or a pass
-        return lib.service ? lib.service.route(params.query, { k, rerank, token }) : null;
-      });
-      throwIfCancelled(token);
-      if (result) rankings.push({ folder: lib.uri, result, uriOf: (relPath) => this.uriOf(lib, relPath) });
-    }
-    return routeResponse(params.query, k, rankings, ready.length);
+    const { topK, rerank } = ready[0].settings.route;
+    return routeFolders(ready, params, { k: params.k ?? topK, rerank: params.rerank ?? rerank, token }, (lib, relPath) => this.uriOf(lib, relPath));
   }
 
   /** Every indexed skill by its share of the listing budget (`skillRouter/listing`). */

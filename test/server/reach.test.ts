@@ -2,11 +2,13 @@
  * The real server over stdio (words only): `skill.unreachable` on an open skill whose body
  * answers its requests and whose description does not, after its cross-skill checks; its quick
  * fix adds the verified words; skills that are not open are not measured; the setting turns it off.
+ * And `skillRouter/route` with `view`: the shown results' ranks in a client's listing, and why.
  */
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CodeActionRequest, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver-protocol/node';
+import { RouteRequest, type RouteResponse } from '../../src/shared/protocol';
 import { copyFixture, removeDir, TestClient, uriOf } from './lspClient';
 
 /** `text` with LSP edits applied (from the end, so earlier offsets hold). */
@@ -62,5 +64,21 @@ describe('server: skill.unreachable (reach workspace)', function () {
     await c.diagnosticsOf(file('ci-pipelines'), (x) => unreachable(x).length > 0);
     await c.setSettings({ reach: { client: 'off' } });
     await c.diagnosticsOf(file('ci-pipelines'), (x) => unreachable(x).length === 0, 'gone with the setting');
+  });
+
+  it('skillRouter/route with view.of: where the full-text results rank in the listing, and why lower there', async () => {
+    const query = 'Blazor components with EditForm validation and cascading parameters';
+    const full = (await c.conn.sendRequest(RouteRequest, { query, k: 3 })) as RouteResponse;
+    assert.equal(full.results[0].skillId, 'dotnet-ui');
+    assert.equal(full.view, undefined);
+    const uris = full.results.map((r) => r.uri);
+    const res = (await c.conn.sendRequest(RouteRequest, { query, k: 1, view: { client: 'claude-code', of: uris } })) as RouteResponse;
+    assert.deepEqual(res.view, { client: 'claude-code', label: 'Claude Code' });
+    const ui = res.listing!.find((r) => r.skillId === 'dotnet-ui')!;
+    assert.equal(ui.uri, uris[0], 'keyed by the URI asked');
+    assert.ok(ui.rank === null || ui.rank > 1, `the listing ranks it lower: ${ui.rank}`);
+    assert.deepEqual(ui.bodyOnly, ['Blazor', 'components', 'EditForm', 'validation', 'cascading']);
+    assert.equal(res.results.length, 1);
+    await assert.rejects(c.conn.sendRequest(RouteRequest, { query, view: { client: 'vim' } } as never), (err: { code?: number }) => err.code === -32602);
   });
 });
