@@ -186,7 +186,7 @@ export function formatReach(result: ReachResult, client: ListingClient, listing:
   for (const s of rows) {
     const add = s.suggest.length ? `${s.suggest.join(', ')} (wins ${s.wonBack} of ${s.lost} back)` : s.lost && (s.dropped || s.omitted) ? '(description not listed: no words help)' : '';
     const src = s.sources.probe === s.requests && s.requests ? 'p' : ' ';
-    lines.push(`${s.id.padEnd(w)}  ${String(s.requests).padStart(7)}${src}  ${String(s.reachedFull).padStart(4)}  ${String(s.reachedListing).padStart(7)}  ${listedCell(s).padEnd(15)}  ${add}`);
+    lines.push(`${s.id.padEnd(w)}  ${String(s.requests).padStart(7)}${src}  ${String(s.reachedFull).padStart(4)}  ${String(s.reachedListing).padStart(6)}${s.flagged ? '!' : ' '}  ${listedCell(s).padEnd(15)}  ${add}`);
   }
   const t = report.totals;
   lines.push(
@@ -194,6 +194,7 @@ export function formatReach(result: ReachResult, client: ListingClient, listing:
     `${plural(t.requests, 'request')}: ${t.reachedFull} reach their skill first in full text (${pct(t.reachedFull, t.requests)}), ${t.reachedListing} in the listing (${pct(t.reachedListing, t.requests)}); ${t.lost} lost in the listing` +
       (t.suggested ? `, ${t.wonBack} won back by the suggested words of ${plural(t.suggested, 'skill')}` : ''),
   );
+  if (rows.some((s) => s.flagged)) lines.push('!: the listing loses at least half of its requests');
   if (rows.some((s) => s.sources.probe === s.requests && s.requests)) lines.push('p: probe requests written from the body (the skill has no tests, evals or --queries requests)');
   lines.push(result.cached ? '(from the reach cache: nothing it depends on changed; --no-cache measures again)' : `measured in ${(result.ms / 1000).toFixed(1)} s`);
   return `${lines.join('\n')}\n`;

@@ -19,8 +19,8 @@ function apply(text: string, edits: TextEdit[] | null): string {
 const TEXT = '---\nname: dotnet-ui\ndescription: Builds .NET user interfaces\n---\n## Blazor components\nEditForm.\n';
 
 const reach = (over: Partial<SkillReach> = {}): SkillReach => ({
-  id: 'dotnet-ui', name: 'dotnet-ui', requests: 3, sources: { probe: 3 }, reachedFull: 3, reachedListing: 0, lost: 3,
-  listedChars: 28, fullChars: 28, cut: false, dropped: false, omitted: false, suggest: ['Blazor', 'component'], wonBack: 2, rejected: [], detail: [], ...over,
+  id: 'dotnet-ui', name: 'dotnet-ui', requests: 3, sources: { probe: 3 }, reachedFull: 3, reachedListing: 0, lost: 3, flagged: true,
+  listedChars: 28, fullChars: 28, cut: false, dropped: false, omitted: false, suggest: ['Blazor', 'component'], wonBack: 2, ownLost: 0, rejected: [], detail: [], ...over,
 });
 
 describe('reach in the editor', () => {

@@ -101,6 +101,8 @@ export interface SkillReach {
   reachedListing: number;
   /** Reached in the full text and not in the listing. */
   lost: number;
+  /** The listing loses at least half of its requests (`lost` ≥ `requests` / 2). */
+  flagged: boolean;
   /** Characters of its entry the client lists (0 when dropped or omitted), and of the whole entry. */
   listedChars: number;
   fullChars: number;
@@ -114,6 +116,8 @@ export interface SkillReach {
   /** Words of its body to add to the description: verified to win `wonBack` lost requests back and pull no other skill's. */
   suggest: string[];
   wonBack: number;
+  /** Its own requests that reach it in the listing and would not with the words (at the start of a cut description they push its end out); fewer than `wonBack`. */
+  ownLost: number;
   /** Candidate words tried and rejected: they won nothing, or pulled another skill's requests. */
   rejected: { word: string; why: 'won nothing' | 'pulls other skills' }[];
   detail: ReachDetail[];
@@ -181,8 +185,8 @@ interface Proposal {
   /** Candidates not tried yet, best first. */
   rest: CandidateWord[];
   tried: Map<string, 'won nothing' | 'pulls other skills'>;
-  /** The last verified words that won and pulled nothing, with what they won. */
-  verified?: { words: CandidateWord[]; won: Set<string> };
+  /** The best verified words (won more of its lost requests than they cost it, pulled nothing), with what they won and cost. */
+  verified?: { words: CandidateWord[]; won: Set<string>; ownLost: number };
 }
 
 /** Measures reach for the targets; see the module comment for the steps. */
@@ -206,6 +210,8 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
   const entryOf = new Map(baseListing.entries.map((e) => [e.id, e]));
   const details = new Map<string, { rows: ReachDetail[]; hits: { full: number; listing: number } }>();
   const lostOf = new Map<string, ReachRequest[]>();
+  /** The requests that do reach each skill in the listing: words at the start of a cut description can push them out. */
+  const heldOf = new Map<string, ReachRequest[]>();
   for (const id of targets) {
     const rows: ReachDetail[] = [];
     const hits = { full: 0, listing: 0 };
@@ -217,6 +223,7 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
       const lost = inFull && !inListing;
       rows.push({ query: r.query, source: r.source, full: rankOf(f, id), listing: rankOf(l, id), lost });
       if (lost) lostOf.set(id, [...(lostOf.get(id) ?? []), r]);
+      if (inListing) heldOf.set(id, [...(heldOf.get(id) ?? []), r]);
     }
     details.set(id, { rows, hits });
   }
@@ -244,7 +251,7 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
       const view: ReachView = { kind: 'listing', added };
       const changed = changedEntries(baseListing, input.listing(added), new Set(Object.keys(added)));
       const checks = pullChecks(input.requests, live, changed, requestsOf, opts.pullChecks, analyser);
-      const verify = [...new Set([...live.flatMap(([id]) => lostOf.get(id)!), ...checks])];
+      const verify = [...new Set([...live.flatMap(([id]) => [...lostOf.get(id)!, ...(heldOf.get(id) ?? [])]), ...checks])];
       // What a pull check is measured against: the plain listing's ranking (routed once, memoised).
       const baseline = await rankings.all(checks.map((r) => ({ query: r.query, view: listed })), opts.concurrency);
       await rankings.all(verify.map((r) => ({ query: r.query, view })), opts.concurrency, (n) => input.progress?.(`reach: verifying words (round ${rounds + 1})`, n, verify.length));
@@ -261,10 +268,14 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
         }
       }
       for (const [id, p] of live) {
-        const won = new Set<string>();
+        let won = new Set<string>();
         for (const r of lostOf.get(id)!) if (reaches(await rankings.get(r.query, view), id, r.expect)) won.add(r.query);
+        let ownLost = 0;
+        for (const r of heldOf.get(id) ?? []) if (!reaches(await rankings.get(r.query, view), id, r.expect)) ownLost++;
+        // What the words cost the skill itself counts against what they win.
+        if (won.size <= ownLost) won = new Set();
         const pulled = pulledBy.get(id) ?? [];
-        p.words = nextWords(p, lostOf.get(id)!.map((r) => r.query), won, pulled, opts.maxWords, analyser);
+        p.words = nextWords(p, lostOf.get(id)!.map((r) => r.query), won, pulled, opts.maxWords, analyser, ownLost);
       }
     }
   }
@@ -290,6 +301,7 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
       reachedFull: hits.full,
       reachedListing: hits.listing,
       lost: rows.filter((r) => r.lost).length,
+      flagged: rows.some((r) => r.lost) && rows.filter((r) => r.lost).length * 2 >= reqs.length,
       listedChars: entry && !entry.omitted ? entry.text.length : 0,
       fullChars: entry?.fullChars ?? doc.description.length,
       cut: entry?.cut ?? false,
@@ -298,6 +310,7 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
       ...(entry?.why ? { why: entry.why } : {}),
       suggest,
       wonBack: suggest.length ? rows.filter((r) => r.won).length : 0,
+      ownLost: suggest.length ? p!.verified!.ownLost : 0,
       rejected: p ? [...p.tried].filter(([word]) => !suggest.includes(word)).map(([word, why]) => ({ word, why })) : [],
       detail: rows,
     };
@@ -363,7 +376,7 @@ function pullChecks(
  * candidate that a request still lost has, and tried again; words that won nothing make
  * way for the next candidates.
  */
-function nextWords(p: Proposal, lost: readonly string[], won: ReadonlySet<string>, pulled: readonly ReachRequest[], maxWords: number, analyser: Analyser): CandidateWord[] {
+function nextWords(p: Proposal, lost: readonly string[], won: ReadonlySet<string>, pulled: readonly ReachRequest[], maxWords: number, analyser: Analyser, ownLost: number): CandidateWord[] {
   const inAny = (w: CandidateWord, queries: Iterable<string>) => [...queries].some((q) => mentionsAny(q, new Set([w.term]), analyser) > 0);
   if (pulled.length) {
     const inPulled = p.words.filter((w) => inAny(w, pulled.map((r) => r.query)));
@@ -374,7 +387,9 @@ function nextWords(p: Proposal, lost: readonly string[], won: ReadonlySet<string
   }
   if (won.size) {
     const prev = p.verified;
-    if (!prev || won.size > prev.won.size || (won.size === prev.won.size && p.words.length < prev.words.length)) p.verified = { words: [...p.words], won: new Set(won) };
+    const net = won.size - ownLost;
+    const prevNet = prev ? prev.won.size - prev.ownLost : -Infinity;
+    if (net > prevNet || (net === prevNet && prev && p.words.length < prev.words.length)) p.verified = { words: [...p.words], won: new Set(won), ownLost };
     const useful = p.words.filter((w) => inAny(w, won));
     for (const w of p.words) if (!useful.includes(w)) p.tried.set(w.word, 'won nothing');
     // Requests still lost: try the next candidate they have, in the last place if need be (the

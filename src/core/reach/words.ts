@@ -93,7 +93,7 @@ export interface CandidateWord {
   word: string;
   /** Lost requests that have it. */
   requests: number;
-  /** requests × IDF in the library. */
+  /** Lost requests × IDF (the library's and the pool's) × log2(1 + occurrences in the body). */
   score: number;
 }
 
@@ -128,7 +128,7 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#'-]*/gu;
 /**
  * Candidate words for a skill, best first: terms of its lost requests that are in its body and
  * not in what it lists, not listed by many other skills, ranked by the lost requests that have
- * them times their IDF over the library.
+ * them, their IDF over the library (and the pool) and how often the body uses them.
  */
 export function candidateWords(input: CandidateInput): CandidateWord[] {
   const analyser = input.analyser ?? DEFAULT_ANALYSER;
@@ -146,13 +146,15 @@ export function candidateWords(input: CandidateInput): CandidateWord[] {
     if (!own.has(term) || listedHere.has(term) || /^\d+$/.test(term) || term.length < 2) continue;
     // The skill's own listing does not count it; others listing it do.
     if ((input.listed.get(term) ?? 0) >= common) continue;
-    const word = spelled.get(term);
-    if (!word || !keyword(word)) continue;
+    const spelling = spelled.get(term);
+    const word = spelling?.word;
+    if (!spelling || !word || !keyword(word)) continue;
     if (bg && bg.size && bg.df(term) / bg.size > COMMON_IN_POOL) continue;
     const idf = Math.log((n + 1) / (stats.df(term) + 0.5));
     // With a pool, its IDF counts as much as the library's: rare in both is what a keyword is.
     const specificity = bg && bg.size ? (idf + Math.log((bg.size + 1) / (bg.df(term) + 0.5))) / 2 : idf;
-    out.push({ term, word, requests, score: requests * specificity });
+    // What the body keeps coming back to is what it is about, and what its other requests will name too.
+    out.push({ term, word, requests, score: requests * specificity * Math.log2(1 + spelling.count) });
   }
   return out.sort((a, b) => b.score - a.score || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
 }
@@ -165,8 +167,8 @@ function keyword(word: string): boolean {
   return /^\p{L}/u.test(word) && !word.includes("'") && (word.length >= 3 || /^\p{Lu}{2}$/u.test(word)) && !FUNCTION_WORDS.has(word.toLowerCase());
 }
 
-/** The most frequent spelling in `body` of each term (a word whose first term it is). */
-function spellings(body: string, analyser: Analyser): Map<string, string> {
+/** The most frequent spelling in `body` of each term (a word whose first term it is), and how often the term is there. */
+function spellings(body: string, analyser: Analyser): Map<string, { word: string; count: number }> {
   const counts = new Map<string, Map<string, number>>();
   for (const m of body.matchAll(WORD)) {
     const raw = m[0].replace(/[.'-]+$/, '');
@@ -177,8 +179,11 @@ function spellings(body: string, analyser: Analyser): Map<string, string> {
     forms.set(raw, (forms.get(raw) ?? 0) + 1);
     counts.set(term, forms);
   }
-  const out = new Map<string, string>();
-  for (const [term, forms] of counts) out.set(term, [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0]);
+  const out = new Map<string, { word: string; count: number }>();
+  for (const [term, forms] of counts) {
+    const sorted = [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    out.set(term, { word: sorted[0][0], count: sorted.reduce((n, f) => n + f[1], 0) });
+  }
   return out;
 }
 
