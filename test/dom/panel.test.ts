@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { isWebviewMessage, MAX_READ_AS_LENGTH, type HostMessage } from '../../src/shared/webviewProtocol';
-import { INIT, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
+import { INIT, LISTING, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
 import { launchChromium, PanelPage } from './harness';
 
 describe('query panel (DOM)', function () {
@@ -500,19 +500,11 @@ describe('query panel (DOM)', function () {
 
   it('shows both ranks of each result and why it ranks lower in the listing; another profile routes again for its listing', async () => {
     await routed();
-    const listing = {
-      client: 'claude-code' as const,
-      label: 'Claude Code',
-      ranks: [
-        { uri: uriOf('pdf-extract'), rank: 1, depth: 4, listedChars: 171, fullChars: 171, cut: false, dropped: false, omitted: false, bodyOnly: [] },
-        { uri: uriOf('数据可视化'), rank: 7, depth: 20, listedChars: 90, fullChars: 120, cut: true, dropped: false, omitted: false, why: 'cut at 90 characters', bodyOnly: ['chart', 'monthly'] },
-        { uri: uriOf('pdf-build'), rank: null, depth: 20, listedChars: 0, fullChars: 150, cut: false, dropped: true, omitted: false, why: "the listing is over Claude Code's budget", bodyOnly: [] },
-      ],
-    };
+    const listing = LISTING;
     await panel.deliver(resultsMessage(1, { listing }));
     const line = (n: number) => panel.text(`li.result:nth-child(${n}) .listing-rank`);
     assert.equal(await line(1), 'full text #1 · as Claude Code lists it #1');
-    assert.equal(await line(2), "full text #2 · as Claude Code lists it #7 — description cut at 90 of 120 characters; the request's key words appear only in the body: chart, monthly");
+    assert.equal(await line(2), "full text #2 · as Claude Code lists it #7 — the request's key words appear only in the body: chart, monthly");
     assert.match(await line(3), /^full text #3 · as Claude Code lists it not in the first 20 — description dropped: Claude Code lists the name only/);
     assert.equal(await panel.page.locator('li.result:nth-child(4) .listing-rank').count(), 0, 'no rank sent: no line');
     assert.equal(await panel.page.locator('.listing-rank.lower').count(), 2);

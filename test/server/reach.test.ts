@@ -44,7 +44,7 @@ describe('server: skill.unreachable (reach workspace)', function () {
     await c.open(file('dotnet-ui'), text);
     const [d] = unreachable(await c.diagnosticsOf(file('dotnet-ui'), (x) => unreachable(x).length > 0, 'skill.unreachable on the open skill'));
     assert.match(d.message, /^0 of 3 requests \(probes written from its body: it has no tests or evals\) reach this skill first in Claude Code's listing \(0%, below 50%\); 3 do in the full text\. Add to the description: Blazor, EditForm, cascading/);
-    assert.equal(d.severity, 2, 'a warning in the editor');
+    assert.equal(d.severity, 3, 'information in the editor (an error in check)');
     assert.match(d.codeDescription!.href, /diagnostics\.md#skill\.unreachable$/);
     assert.equal(d.range.start.line, 2, 'on the description');
     assert.deepEqual((d.data as { words: string[] }).words, ['Blazor', 'EditForm', 'cascading']);
