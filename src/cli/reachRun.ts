@@ -103,10 +103,12 @@ export function engineRouter(service: SkillService, client: ListingClient, listi
 export async function runReach(run: ReachRun): Promise<ReachResult> {
   const t0 = performance.now();
   const docs = run.service.skills();
-  const requests = withProbes(docs, run.labelled, run.probes ?? DEFAULT_PROBES);
+  const probes = run.probes ?? DEFAULT_PROBES;
   const listingOf = (added?: Readonly<Record<string, string>>) => simulateListing(docs, run.client, added ? { ...run.listing, added } : run.listing);
   const listing = listingOf();
   const cache = run.cacheDir ? new ReachCache(run.cacheDir) : undefined;
+  // Probes are a function of the skills' text, the options and this build (REACH_VERSION): the
+  // key names those, so a warm run does not write them only to look the report up.
   const key = reachCacheKey({
     v: REACH_VERSION,
     version,
@@ -117,10 +119,12 @@ export async function runReach(run: ReachRun): Promise<ReachResult> {
     options: run.options ?? {},
     targets: run.targets ?? null,
     skills: docs.map((d) => [d.id, d.hash]),
-    requests,
+    labelled: run.labelled,
+    probes,
   });
   const hit = await cache?.get<ReachReport>(key);
   if (hit) return { report: hit, listing, cached: true, ms: performance.now() - t0 };
+  const requests = withProbes(docs, run.labelled, probes);
   const report = await measureReach({
     docs,
     listing: listingOf,

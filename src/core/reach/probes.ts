@@ -116,12 +116,15 @@ function dropWords(rand: () => number, text: string, rate: number): string {
   return (kept.length >= 4 ? kept : words.slice(0, Math.min(words.length, 6))).join(' ');
 }
 
+/** What removes the words of a skill's name from a text (null: no word long enough), compiled once per skill. */
+function namePattern(name: string): RegExp | null {
+  const words = name.split(/[-_\s]+/).filter((w) => w.length >= 3).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return words.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null;
+}
+
 /** The text without the words of the skill's name: a user rarely names the skill. */
-function withoutName(text: string, name: string): string {
-  let out = text;
-  for (const word of name.split(/[-_\s]+/).filter((w) => w.length >= 3)) {
-    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'), '');
-  }
+function withoutName(text: string, pattern: RegExp | null): string {
+  const out = pattern ? text.replace(pattern, '') : text;
   return out.replace(/\s{2,}/g, ' ').replace(/^[\s,;:-]+/, '').trim();
 }
 
@@ -133,6 +136,7 @@ function withoutName(text: string, name: string): string {
 export function probeRequests(doc: Pick<SkillDoc, 'id' | 'name' | 'body'>, opts: ProbeOptions = DEFAULT_PROBES): string[] {
   const f = bodyFragments(doc.body);
   const rand = prng(opts.seed ^ hash(doc.id));
+  const name = namePattern(doc.name);
   const zh = hasCjk(`${f.headings.join('')}${f.sentences.slice(0, 3).join('')}`);
   const out = new Set<string>();
   const kinds = ['uses', 'heading', 'sentence'] as const;
@@ -147,7 +151,7 @@ export function probeRequests(doc: Pick<SkillDoc, 'id' | 'name' | 'body'>, opts:
       text = f.sentences.length && rand() < 0.6 ? `${heading}${zh ? '，' : ': '}${pick(rand, f.sentences)}` : heading;
     } else if (f.sentences.length) text = pick(rand, f.sentences);
     if (!text) continue;
-    text = withoutName(dropWords(rand, text, 0.1 + rand() * 0.25), doc.name).replace(/[.。]+$/u, '');
+    text = withoutName(dropWords(rand, text, 0.1 + rand() * 0.25), name).replace(/[.。]+$/u, '');
     if (/^\p{L}+ing\b/iu.test(text)) noun = true;
     if (!zh && rand() < 0.6) text = text.charAt(0).toLowerCase() + text.slice(1);
     const query = `${pick(rand, OPENERS[zh ? 'zh' : noun ? 'noun' : 'verb'])}${text}${zh ? '。' : '.'}`.replace(/\s{2,}/g, ' ').trim();
