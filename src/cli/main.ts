@@ -12,6 +12,7 @@ import { runCheck } from './check/runCheck';
 import { runEval } from './eval';
 import { runHook } from './hook';
 import { runMcp } from './mcp';
+import { runReachCommand } from './reach';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, withProgressLine, type CliIo } from './io';
 import { engineOptions, LIBRARY_OPTIONS, routeView, VIEW_OPTIONS, type LibraryDeps } from './options';
 
@@ -25,6 +26,7 @@ Commands:
   validate <dir|SKILL.md>             Check SKILL.md files against the spec and client profiles
   eval --library <dir> --queries <f>  Routing quality on labelled requests (Hit@1, NDCG, ...)
   check                               Routing tests and checks for pre-commit and CI
+  reach --library <dir>               Per skill: requests that find it in full text and in a client's listing
   mcp --library <dir>                 MCP server over stdio for agents (search_skills, read_skill, list_skills)
   hook --library <dir>                Prompt hook: the routed skills for the prompt on stdin, as context
 
@@ -39,7 +41,7 @@ Common options:
   --json                       Machine-readable output
   -h, --help                   Show help;  --version  Show the version
 
-Run "skill-router <command> --help" for the options of route, eval, check, mcp and hook.
+Run "skill-router <command> --help" for the options of route, eval, check, reach, mcp and hook.
 Exit codes: 0 ok, 1 findings or failed tests, 2 failure (hook: never 2; see its --help).
 `;
 
@@ -72,6 +74,8 @@ async function runCommand(io: CliIo, deps: Deps): Promise<number> {
         return await runEval(rest, io, deps);
       case 'check':
         return await runCheck(rest, io, deps);
+      case 'reach':
+        return await runReachCommand(rest, io, deps);
       case 'mcp':
         return await runMcp(rest, io, deps);
       case 'hook':

@@ -3,12 +3,14 @@
  * panel's shapes, the set view, and where the active editor's skill ranks. Pure (no `vscode`), so
  * unit tests cover it; the ranking itself always comes from the language server.
  */
+import type { ListingClient } from '../core/profiles';
 import type { RouteItem, RouteResponse } from '../shared/protocol';
 import {
   ACTIVE_RANK_DEPTH,
   isPanelSet,
   MAX_READ_AS_LENGTH,
   type ActiveSkill,
+  type PanelListing,
   type PanelResult,
   type PanelSet,
   type RouteSummary,
@@ -135,4 +137,29 @@ export async function locateActive(
   const deeper = await routeDeeper(depth);
   const i = deeper.findIndex((r) => r.uri === skillUri);
   return { uri: skillUri, name: await named(i >= 0 ? deeper[i].name : undefined), folder, rank: i >= 0 ? i + 1 : null, depth: deeper.length };
+}
+
+/**
+ * The shown results' ranks in a client's listing, from a `skillRouter/route` answer with
+ * `view.of` (their server URIs): each rank keyed by the result's URI as the panel shows it.
+ * Ranks of skills not shown, or malformed ones, are left out; undefined when the answer has none.
+ */
+export function toPanelListing(res: Pick<RouteResponse, 'view' | 'listing'>, client: ListingClient, label: string, normalizeUri: (uri: string) => string): PanelListing | undefined {
+  if (!res.listing) return undefined;
+  return {
+    client,
+    label: res.view?.label ?? label,
+    ranks: res.listing.map((r) => ({
+      uri: normalizeUri(r.uri),
+      rank: r.rank,
+      depth: r.depth,
+      listedChars: r.listedChars,
+      fullChars: r.fullChars,
+      cut: r.cut,
+      dropped: r.dropped,
+      omitted: r.omitted,
+      ...(r.why ? { why: r.why.slice(0, 2000) } : {}),
+      bodyOnly: r.bodyOnly.slice(0, 20),
+    })),
+  };
 }

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isProfileId, type ProfileId } from '../core/profiles';
+import { isProfileId, LISTING_RULES, type ListingClient, type ProfileId } from '../core/profiles';
 import { judgeExpectation, relevanceVerdict, testDepth } from '../core/eval/routingTest';
 import type { ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
 import {
@@ -23,7 +23,7 @@ import {
   type WebviewMessage,
 } from '../shared/webviewProtocol';
 import { createNonce, panelHtml } from './panelHtml';
-import { locateActive, toRouteSummary } from './panelRouting';
+import { locateActive, toPanelListing, toRouteSummary } from './panelRouting';
 import { appendRoutingTest, locateTestsFile } from './routingTestsFile';
 
 export const QUERY_PANEL_VIEW_TYPE = 'skillRouter.queryPanel';
@@ -160,7 +160,7 @@ export class QueryPanel implements vscode.Disposable {
       case 'ready':
         return this.onReady();
       case 'route':
-        return void this.onRoute(msg.requestId, msg.query, msg.k);
+        return void this.onRoute(msg.requestId, msg.query, msg.k, msg.client);
       case 'open':
         return void this.onOpen(msg.uri, msg.line);
       case 'saveTest':
@@ -204,16 +204,21 @@ export class QueryPanel implements vscode.Disposable {
     return f ? `${f.name}/${item.skillId}` : item.skillId;
   };
 
-  private async onRoute(requestId: number, query: string, k: number): Promise<void> {
+  private async onRoute(requestId: number, query: string, k: number, client?: ListingClient): Promise<void> {
     this.routeCts?.cancel();
     const cts = (this.routeCts = new vscode.CancellationTokenSource());
     const generation = ++this.routeGeneration;
     try {
       const res = await this.deps.route({ query, k }, cts.token);
       if (generation !== this.routeGeneration) return;
-      const summary = toRouteSummary(res, requestId, k, this.folderLabel, (u) => vscode.Uri.parse(u).toString());
-      const active = await this.locateActive(summary, query, cts.token);
+      const normalize = (u: string) => vscode.Uri.parse(u).toString();
+      const summary = toRouteSummary(res, requestId, k, this.folderLabel, normalize);
+      const [active, listing] = await Promise.all([
+        this.locateActive(summary, query, cts.token),
+        client && res.results.length ? this.listingRanks(query, client, res.results.slice(0, k).map((r) => r.uri), normalize, cts.token) : undefined,
+      ]);
       if (generation !== this.routeGeneration) return;
+      if (listing) summary.listing = listing;
       QueryPanel.lastSummary = summary;
       for (const r of summary.results) this.openable.add(r.uri);
       this.post({ type: 'results', active, ...summary });
@@ -223,6 +228,20 @@ export class QueryPanel implements vscode.Disposable {
       this.post({ type: 'error', requestId, message: `Routing failed: ${message(err)}` });
     } finally {
       cts.dispose();
+    }
+  }
+
+  /**
+   * Where the shown results rank in `client`'s listing, and why lower (`skillRouter/route` with
+   * `view.of`); undefined when the server could not say (the full-text results still show).
+   */
+  private async listingRanks(query: string, client: ListingClient, uris: string[], normalize: (u: string) => string, token: vscode.CancellationToken) {
+    try {
+      const res = await this.deps.route({ query, k: 1, view: { client, of: uris } }, token);
+      return toPanelListing(res, client, LISTING_RULES[client].label, normalize);
+    } catch (err) {
+      if (!token.isCancellationRequested) this.deps.log.warn(`query panel: the ranks in the ${client} listing failed: ${message(err)}`);
+      return undefined;
     }
   }
 

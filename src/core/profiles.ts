@@ -240,6 +240,24 @@ export interface ListableSkill {
 export interface ListingOptions {
   budget?: number | null;
   cutAt?: number;
+  /**
+   * Text added to skills' descriptions, by skill id (the words `skill-router reach` suggests, to
+   * verify them): at the end of a description the client lists whole, at its start when the
+   * listing cuts it (so that the words are among what is listed), as the quick fix adds them.
+   */
+  added?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A description with `words` added: at its end, or at its start when the listing cuts the
+ * description (`cut`), so that they are listed. The one rule the verification and the editor's
+ * quick fix share.
+ */
+export function withAddedWords(description: string, words: string, cut: boolean): string {
+  const d = description.trim();
+  if (!d) return words;
+  if (cut) return `${words.replace(/[.;,]?$/, '.')} ${d}`;
+  return `${d}${/[.!?。！？]$/u.test(d) ? '' : '.'} ${words}`;
 }
 
 /**
@@ -248,6 +266,18 @@ export interface ListingOptions {
  * at a length, to ask "what if descriptions were cut to 90 characters").
  */
 export function simulateListing(skills: readonly ListableSkill[], client: ListingClient, opts: ListingOptions = {}): ClientListing {
+  const { added, ...plain } = opts;
+  if (added && Object.keys(added).length) {
+    // Where the words go depends on how the plain listing shows the description.
+    const cut = new Set(simulateListing(skills, client, plain).entries.filter((e) => e.cut).map((e) => e.id));
+    const changed = skills.map((s) => {
+      const words = added[s.id];
+      if (!words) return s;
+      const description = typeof s.frontMatter.description === 'string' ? s.frontMatter.description : '';
+      return { ...s, frontMatter: { ...s.frontMatter, description: withAddedWords(description, words, cut.has(s.id)) } };
+    });
+    return simulateListing(changed, client, plain);
+  }
   const rule = LISTING_RULES[client];
   const profile = CLIENT_PROFILES[rule.profile];
   const budget = opts.budget !== undefined ? opts.budget : rule.budget;

@@ -8,6 +8,7 @@ import { DIAGNOSTIC_SOURCE } from '../shared/protocol';
 import type { DiagnosticData } from './diagnostics';
 import {
   addDescriptionLineEdit,
+  addWordsEdit,
   descriptionLimit,
   ignoreCommentEdit,
   ignoreMetadataEdit,
@@ -111,6 +112,10 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
           : edit(uri, trim.edits);
         actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: wsEdit });
       }
+    }
+    if (d.code === 'skill.unreachable' && data.words?.length) {
+      const add = addWordsEdit(text, data.words, data.atStart === true);
+      if (add) actions.push({ title: `add: ${data.words.join(', ')} (to the description)`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(uri, add) });
     }
     if ((d.code === 'skill.near-duplicate' || d.code === 'skill.conflict' || d.code === 'skill.copy') && data.twin) {
       const twin = data.twin;

@@ -59,6 +59,9 @@ export interface DiagnosticData {
   evidence?: PairEvidence;
   /** Pair findings: the line the quick fix adds to this skill's description. */
   suggestion?: string;
+  /** `skill.unreachable`: the verified words to add, and whether they go first (the listing cuts the description). */
+  words?: string[];
+  atStart?: boolean;
 }
 
 export interface DiagnosticContext {
@@ -71,6 +74,8 @@ export interface DiagnosticContext {
   skill(id: string): SkillDoc | undefined;
   /** URI of a skill's SKILL.md by id. */
   uriOf(id: string): string;
+  /** The skill's `skill.unreachable` finding, last measured for an open skill (server/reachPass.ts). */
+  reach?(doc: SkillDoc): { finding: Finding; data: DiagnosticData } | null;
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -133,6 +138,9 @@ export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], c
     const d = toDiagnostic(finding, ctx, twin ? { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } } : undefined);
     if (d) out.push(d);
   }
+  const reach = ctx.reach?.(doc);
+  const unreachable = reach && toDiagnostic(reach.finding, ctx, reach.data);
+  if (unreachable) out.push(unreachable);
   return out;
 }
 

@@ -1,12 +1,12 @@
 /**
  * Text edits behind the quick fixes: set `name` to the folder name, trim a description to a limit,
- * add a line sending requests to the twin skill (its words come from core), and dismiss a finding
- * about a twin. Pure functions of the
- * document text, so they are tested without a server.
+ * add a line sending requests to the twin skill (its words come from core), dismiss a finding
+ * about a twin, and add the words that bring a skill's lost requests back (`skill.unreachable`).
+ * Pure functions of the document text, so they are tested without a server.
  */
 import type { TextEdit } from 'vscode-languageserver';
 import { parseFrontMatter, type FrontMatterResult } from '../core/parse/frontMatter';
-import { CLIENT_PROFILES, MAX_DESCRIPTION, type ProfileId } from '../core/profiles';
+import { CLIENT_PROFILES, MAX_DESCRIPTION, withAddedWords, type ProfileId } from '../core/profiles';
 
 const PLAIN_SAFE = /^[^\s\-?:,[\]{}#&*!|>'"%@`][^\n]*$/;
 
@@ -120,4 +120,15 @@ export function ignoreMetadataEdit(text: string, twin: string): TextEdit[] | nul
   if (!p || 'metadata' in p.fm.data || p.fm.keyRanges.metadata) return null;
   const at = { line: p.fm.bodyStartLine - 1, character: 0 };
   return [{ range: { start: at, end: at }, newText: `metadata:\n  skill-router:\n    ignore: [${yamlScalar(twin)}]\n` }];
+}
+
+/**
+ * Adds `words` to the description (`skill.unreachable`): at its end, or at its start when the
+ * client's listing cuts the description (`atStart`), as `reach` verified them (core `withAddedWords`).
+ */
+export function addWordsEdit(text: string, words: readonly string[], atStart: boolean): TextEdit[] | null {
+  const p = parse(text);
+  const description = p?.fm.data.description;
+  if (!p || typeof description !== 'string' || !words.length) return null;
+  return replaceDescriptionEdit(text, withAddedWords(description, words.join(', '), atStart));
 }

@@ -3,7 +3,7 @@
  * is its own library, ranked by its own engine; this is only how their lists meet.
  */
 import type { RouteResult } from '../core/service';
-import type { RouteItem, RouteResponse, RouteSet } from '../shared/protocol';
+import type { ListingRank, RouteItem, RouteResponse, RouteSet } from '../shared/protocol';
 
 /** One folder's ranking of the request. */
 export interface FolderRanking {
@@ -19,9 +19,10 @@ export interface FolderRanking {
  * are normalised per library, so across folders the final score is the best order there is; a
  * single folder keeps its own order), ranks renumbered from 1, timings summed, and the set of the
  * top result's folder (sets do not span folders). `folders` is how many folders were asked (a
- * folder whose library went away meanwhile has no ranking).
+ * folder whose library went away meanwhile has no ranking); `listing`: the listing ranks asked
+ * for with `view.of`, each in its own folder's listing.
  */
-export function routeResponse(query: string, k: number, rankings: readonly FolderRanking[], folders = rankings.length): RouteResponse {
+export function routeResponse(query: string, k: number, rankings: readonly FolderRanking[], folders = rankings.length, listing?: ListingRank[]): RouteResponse {
   const items: RouteItem[] = [];
   let dense: RouteResponse['dense'] = { disabled: 'no library' };
   let readAs: string | undefined;
@@ -50,7 +51,12 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
   const results = items.slice(0, k).map((item, i) => ({ ...item, rank: i + 1 }));
   const set = results.length ? sets.get(results[0].folder) : undefined;
   const match = bestMatch(rankings.map((r) => r.result.match));
-  return { query, results, dense, timings, ...(readAs ? { readAs } : {}), ...(set ? { set } : {}), ...(match ? { match } : {}) };
+  const view = rankings.find((r) => r.result.view)?.result.view;
+  return {
+    query, results, dense, timings,
+    ...(readAs ? { readAs } : {}), ...(set ? { set } : {}), ...(match ? { match } : {}),
+    ...(view ? { view: { client: view.client, label: view.label } } : {}), ...(listing ? { listing } : {}),
+  };
 }
 
 /** The workspace's match: its best folder's; unknown when any folder's is (an unjudged folder may fit). */

@@ -29,6 +29,7 @@ import {
   ListingRequest,
   ReindexRequest,
   RouteRequest,
+  isRouteView,
   type InitializationOptions,
 } from '../shared/protocol';
 import { codeActions } from './codeActions';
@@ -214,6 +215,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   connection.onRequest(RouteRequest, async (params, token) => {
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');
     if (typeof params?.query !== 'string' || !params.query.trim()) throw new ResponseError(-32602, 'route needs a non-empty "query"');
+    if (params.view !== undefined && !isRouteView(params.view)) throw new ResponseError(-32602, 'route "view" must be { client: claude-code|codex|copilot|cursor, of?: SKILL.md URIs }');
     try {
       return await index.route(params, token);
     } catch (err) {

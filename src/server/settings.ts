@@ -4,7 +4,7 @@
  */
 import { DEFAULT_PAIR_SCAN } from '../core/analysis/scanRun';
 import { DEFAULT_FINDING_POLICY } from '../core/policy/findingPolicy';
-import { isProfileId, type ProfileId } from '../core/profiles';
+import { isListingClient, isProfileId, type ListingClient, type ProfileId } from '../core/profiles';
 
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -33,6 +33,11 @@ export interface ServerSettings {
   };
   /** Listing budget in characters for the status bar meter; null: the selected client's default. */
   listingBudget: number | null;
+  /**
+   * `skill.unreachable` on open skills: whose listing their requests are routed over (`off`: not
+   * measured), and the share of them that must reach the skill first there.
+   */
+  reach: { client: ListingClient | 'off'; min: number };
   logLevel: LogLevel;
 }
 
@@ -45,6 +50,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   conflict: { ...DEFAULT_FINDING_POLICY.conflict },
   diagnostics: { scope: 'workspace', reportBuiltInChecks: false, severity: {} },
   listingBudget: null,
+  reach: { client: 'claude-code', min: 0.5 },
   logLevel: 'info',
 };
 
@@ -112,6 +118,7 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
   const pairs = section('pairs');
   const conflict = section('conflict');
   const diag = section('diagnostics');
+  const reach = section('reach');
 
   const severity: Record<string, SeverityOverride> = {};
   if (isRecord(diag.severity)) {
@@ -144,6 +151,10 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
       severity,
     },
     listingBudget: pick(src.listingBudget, 'listingBudget', (v) => Number.isInteger(v) && (v as number) > 0, d.listingBudget),
+    reach: {
+      client: pick(reach.client, 'reach.client', (v) => v === 'off' || (typeof v === 'string' && isListingClient(v)), d.reach.client),
+      min: pick(reach.min, 'reach.min', unit, d.reach.min),
+    },
     logLevel: pick(src.logLevel, 'logLevel', (v) => (LOG_LEVELS as readonly unknown[]).includes(v), d.logLevel),
   };
   return { settings, problems };

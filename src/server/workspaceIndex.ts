@@ -26,7 +26,7 @@ import type { PairFinding } from '../core/analysis/types';
 import { SkillReadError } from '../core/parse/skillDoc';
 import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
-import { CancelledError, throwIfCancelled, type CancelToken } from '../core/types';
+import { CancelledError, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
 import type { OpenLibraryOptions } from '../node/library';
@@ -36,10 +36,11 @@ import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary, innermostLibrary } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
+import { routeFolders } from './listingRanks';
 import { errorMessage, type ServerLogger } from './logger';
 import { pairInputKey, type PairCacheStorage } from './pairFindings';
 import { PairPasses } from './pairPasses';
-import { routeResponse, type FolderRanking } from './routeResponse';
+import { ReachPass } from './reachPass';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
 
 export { cancelOnce } from './folderLibrary';
@@ -86,6 +87,8 @@ export class WorkspaceIndex {
   private readonly statusOut: StatusThrottle;
   private disposed = false;
   private readonly passes: PairPasses;
+  /** `skill.unreachable` of open skills, measured after their cross-skill checks. */
+  private readonly reach: ReachPass;
   private readonly flushAfterMs: number;
   /** Codes the client's editor reports on SKILL.md itself (by its version). */
   private readonly editorReports: ReadonlySet<string>;
@@ -107,6 +110,8 @@ export class WorkspaceIndex {
       },
       opts.recheckDelayMs ?? 2000,
     );
+    const isOpen = (lib: FolderLibrary, doc: SkillDoc) => this.docs.has(path.join(lib.root, ...doc.path.split('/')));
+    this.reach = new ReachPass({ publishSkill: (lib, doc) => void this.publishSkill(lib, doc), isOpen, fail: (what, err) => this.fail(what, err), log: host.log }, opts.semanticDelayMs);
     this.flushAfterMs = opts.flushAfterMs ?? 5000;
     this.editorReports = editorReportedCodes(opts.init.editor);
     this.statusOut = new StatusThrottle(() => this.host.status(this.status()));
@@ -433,6 +438,7 @@ export class WorkspaceIndex {
       href: (code) => this.host.href(code),
       skill: (id) => lib?.service?.skill(id),
       uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
+      reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
     };
   }
 
@@ -542,9 +548,9 @@ export class WorkspaceIndex {
   // Requests
 
   /**
-   * Ranks the skills of every ready folder (or of `params.folder`) for a request. `token` reaches
-   * the engine; once it is cancelled the request rejects with `CancelledError`, whether the engine
-   * noticed or not, and no further folder is ranked.
+   * Ranks the skills of every ready folder (or of `params.folder`) for a request (with `view`,
+   * over a client's listing: listingRanks.ts). `token` reaches the engine; once it is cancelled
+   * the request rejects with `CancelledError`, and no further folder is ranked.
    */
   async route(params: RouteParams, token?: CancelToken): Promise<RouteResponse> {
     const libs = [...this.libraries.values()].filter((l) => (!params.folder || l.uri === params.folder));
@@ -553,19 +559,8 @@ export class WorkspaceIndex {
       const why = libs.length ? `the skill index is ${libs.map((l) => l.state).join(', ')}` : 'no workspace folder is open';
       throw new Error(`cannot route yet: ${why}`);
     }
-    const settings = ready[0].settings;
-    const k = params.k ?? settings.route.topK;
-    const rerank = params.rerank ?? settings.route.rerank;
-    const rankings: FolderRanking[] = [];
-    for (const lib of ready) {
-      const result = await lib.run(async () => {
-        throwIfCancelled(token); // cancelled while queued behind an edit or a pass
-        return lib.service ? lib.service.route(params.query, { k, rerank, token }) : null;
-      });
-      throwIfCancelled(token);
-      if (result) rankings.push({ folder: lib.uri, result, uriOf: (relPath) => this.uriOf(lib, relPath) });
-    }
-    return routeResponse(params.query, k, rankings, ready.length);
+    const { topK, rerank } = ready[0].settings.route;
+    return routeFolders(ready, params, { k: params.k ?? topK, rerank: params.rerank ?? rerank, token }, (lib, relPath) => this.uriOf(lib, relPath));
   }
 
   /** Every indexed skill by its share of the listing budget (`skillRouter/listing`). */
@@ -595,6 +590,7 @@ export class WorkspaceIndex {
     this.disposed = true;
     this.docs.dispose();
     this.passes.dispose();
+    this.reach.dispose();
     for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
     this.statusOut.dispose();
     await Promise.all([...this.libraries.values()].map((lib) => lib.close()));

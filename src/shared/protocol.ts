@@ -4,6 +4,7 @@
  * a unit test keeps the two in step.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
+import { isListingClient, type ListingClient } from '../core/profiles';
 import type { RouteSet as EngineRouteSet } from '../core/service';
 
 /** What the client passes in `initialize` (all optional; a plain LSP client may send nothing). */
@@ -45,7 +46,60 @@ export interface RouteParams {
   rerank?: boolean;
   /** Only this workspace folder (a folder URI); all folders when absent. */
   folder?: string;
+  /**
+   * Rank over what a client lists (names and listed descriptions, nothing of the body) instead of
+   * the full text, as `skill-router route --view listing --client <id>`. With `of` (SKILL.md URIs,
+   * e.g. the results of a full-text request), the answer's `listing` also says where each of
+   * them ranks in that listing and why it ranks lower there.
+   */
+  view?: RouteView;
 }
+
+/** `RouteParams.view`. */
+export interface RouteView {
+  client: ListingClient;
+  of?: string[];
+}
+
+/** Every key of `RouteParams` (docs/lsp-extensions.md lists them; a test keeps the two in step). */
+export const ROUTE_PARAM_KEYS = ['query', 'k', 'rerank', 'folder', 'view'] as const satisfies readonly (keyof RouteParams)[];
+// A key added to RouteParams and not to the list above fails to compile here.
+const routeParamKeysComplete: Exclude<keyof RouteParams, (typeof ROUTE_PARAM_KEYS)[number]> extends never ? true : never = true;
+void routeParamKeysComplete;
+
+/** Whether `v` is a well-formed `RouteParams.view` (the server answers -32602 otherwise). */
+export function isRouteView(v: unknown): v is RouteView {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const r = v as Record<string, unknown>;
+  if (Object.keys(r).some((key) => key !== 'client' && key !== 'of')) return false;
+  if (typeof r.client !== 'string' || !isListingClient(r.client)) return false;
+  return r.of === undefined || (Array.isArray(r.of) && r.of.length <= 100 && r.of.every((u) => typeof u === 'string'));
+}
+
+/** Where one skill (of `RouteView.of`) ranks in a client's listing, and what the listing keeps of it. */
+export interface ListingRank {
+  /** URI of the SKILL.md, as it was asked. */
+  uri: string;
+  skillId: string;
+  /** 1-based rank in the listing's ranking, null when it is not among the first `depth`. */
+  rank: number | null;
+  depth: number;
+  /** Characters of its entry the client lists (0 when not listed), and of the whole entry. */
+  listedChars: number;
+  fullChars: number;
+  cut: boolean;
+  /** Its description is left out (the name alone is listed). */
+  dropped: boolean;
+  /** It is not listed at all. */
+  omitted: boolean;
+  /** The listing's reason for a cut, drop or omission. */
+  why?: string;
+  /** Words of the request its body has and its name and listed text do not. */
+  bodyOnly: string[];
+}
+
+/** Every key of `ListingRank` (for the docs test). */
+export const LISTING_RANK_KEYS = ['uri', 'skillId', 'rank', 'depth', 'listedChars', 'fullChars', 'cut', 'dropped', 'omitted', 'why', 'bodyOnly'] as const;
 
 export interface RouteScores {
   dense: number | null;
@@ -93,6 +147,10 @@ export interface RouteResponse {
   set?: RouteSet;
   /** How well the library answers the request (`none`: no skill fits); absent when not judged. */
   match?: 'strong' | 'weak' | 'none';
+  /** With `view`: whose listing was ranked. */
+  view?: { client: ListingClient; label: string };
+  /** With `view.of`: where each of those skills ranks in the listing, and why. */
+  listing?: ListingRank[];
 }
 
 /** A routed request's compatible set: the engine's `RouteResult.set`, as it is sent. */

@@ -8,7 +8,7 @@
  * (`src/webview/panel.ts`) both import this module.
  */
 import { SKIP_REASONS, type SkipReason } from '../core/analysis/types';
-import { PROFILES, type ProfileId } from '../core/profiles';
+import { LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../core/profiles';
 
 /** Longest request the panel sends; longer text is cut in the input already. */
 export const MAX_QUERY_LENGTH = 2000;
@@ -97,6 +97,38 @@ export interface ActiveSkill {
   depth: number;
 }
 
+/** Where one shown result ranks in the selected client's listing, and what the listing keeps of it. */
+export interface PanelListingRank {
+  /** URI of the SKILL.md (as the results show it). */
+  uri: string;
+  /** 1-based rank in the listing, null when not among the first `depth`. */
+  rank: number | null;
+  depth: number;
+  listedChars: number;
+  fullChars: number;
+  cut: boolean;
+  /** The description is left out: the name alone is listed. */
+  dropped: boolean;
+  /** Not listed at all. */
+  omitted: boolean;
+  why?: string;
+  /** Words of the request only the skill's body has. */
+  bodyOnly: string[];
+}
+
+/** The shown results as the selected client lists them. */
+export interface PanelListing {
+  client: ListingClient;
+  /** "Claude Code". */
+  label: string;
+  ranks: PanelListingRank[];
+}
+
+/** The client whose listing a profile stands for (the spec lists nothing of its own). */
+export function listingClientOf(profile: ProfileId): ListingClient | undefined {
+  return profile === 'spec' ? undefined : profile;
+}
+
 export interface RouteSummary {
   requestId: number;
   query: string;
@@ -110,6 +142,8 @@ export interface RouteSummary {
   set?: PanelSet;
   /** How well the library answers the request; `none`: no skill in it fits. Absent: not judged. */
   match?: 'strong' | 'weak' | 'none';
+  /** The shown results' ranks in the selected client's listing (absent for the spec, or when they could not be had). */
+  listing?: PanelListing;
 }
 
 /** What the panel remembers between openings (the webview's `setState`, and the host's copy). */
@@ -146,8 +180,11 @@ export interface TestVerdict {
 export type WebviewMessage =
   /** The page is loaded and listening; the host answers with `init`. */
   | { type: 'ready' }
-  /** Route a request; the host answers with `results` or `error` carrying the same `requestId`. */
-  | { type: 'route'; requestId: number; query: string; k: number }
+  /**
+   * Route a request; the host answers with `results` or `error` carrying the same `requestId`.
+   * With `client`, the results also carry their ranks in that client's listing.
+   */
+  | { type: 'route'; requestId: number; query: string; k: number; client?: ListingClient }
   /** Open a SKILL.md (or the routing tests file) the host sent, at a zero-based line. */
   | { type: 'open'; uri: string; line?: number }
   /**
@@ -269,6 +306,25 @@ export const isActiveSkill = shape<ActiveSkill>({
   depth: intIn(0, 100_000),
 });
 
+export const isListingClientName: Check<ListingClient> = oneOf(LISTING_CLIENTS);
+
+export const isPanelListingRank = shape<PanelListingRank>(
+  {
+    uri: nonBlank(URI),
+    rank: nullable(isRank),
+    depth: intIn(0, 100_000),
+    listedChars: intIn(0, 10_000_000),
+    fullChars: intIn(0, 10_000_000),
+    cut: isBool,
+    dropped: isBool,
+    omitted: isBool,
+    bodyOnly: arrayOf(str(SHORT), 20),
+  },
+  { why: str(SHORT) },
+);
+
+export const isPanelListing = shape<PanelListing>({ client: isListingClientName, label: str(SHORT), ranks: arrayOf(isPanelListingRank, MAX_K) });
+
 const isDense = (v: unknown): v is RouteSummary['dense'] =>
   shape<{ model: string }>({ model: str(SHORT) })(v) || shape<{ disabled: string }>({ disabled: str(SHORT) })(v);
 
@@ -281,7 +337,7 @@ const summaryKeys = {
   totalMs: (v: unknown): v is number => isFiniteNumber(v) && v >= 0,
 };
 
-const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), match: oneOf(['strong', 'weak', 'none'] as const) };
+const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), match: oneOf(['strong', 'weak', 'none'] as const), listing: isPanelListing };
 
 /** Ranks 1..n in order, and no more results than asked for. */
 function coherent(s: RouteSummary): boolean {
@@ -313,7 +369,7 @@ export const isTestVerdict = shape<TestVerdict>({ passed: isBool, topN: intIn(1,
 
 const webviewChecks: { [K in WebviewMessage['type']]: Check<Extract<WebviewMessage, { type: K }>> } = {
   ready: shape({ type: str(10) }),
-  route: shape({ type: str(10), requestId: isRequestId, query: isQuery, k: isK }),
+  route: shape({ type: str(10), requestId: isRequestId, query: isQuery, k: isK }, { client: isListingClientName }),
   open: shape({ type: str(10), uri: nonBlank(URI) }, { line: intIn(0, 10_000_000) }),
   saveTest: shape({ type: str(10), test: isRoutingTestEntry }, { force: isBool }),
   persist: shape({ type: str(10), snapshot: isPanelSnapshot }),

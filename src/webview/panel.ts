@@ -9,6 +9,7 @@ import {
   isHostMessage,
   isProfile,
   isWebviewMessage,
+  listingClientOf,
   MAX_K,
   MAX_QUERY_LENGTH,
   pushHistory,
@@ -117,8 +118,17 @@ function route(query: string): void {
   const snapshot = { ...state.snapshot, query: q, history: pushHistory(state.snapshot.history, q) };
   input.value = q;
   update({ nextId: requestId + 1, pending: { requestId, query: q }, error: null, saved: null, tested: null, snapshot });
-  post({ type: 'route', requestId, query: q, k: snapshot.k });
+  const client = listingClientOf(snapshot.profile);
+  post({ type: 'route', requestId, query: q, k: snapshot.k, ...(client ? { client } : {}) });
   persist();
+}
+
+/** Routes the shown request again (another client's listing ranks), leaving the input and the history as they are. */
+function reroute(query: string): void {
+  const requestId = state.nextId;
+  update({ nextId: requestId + 1, pending: { requestId, query }, error: null });
+  const client = listingClientOf(state.snapshot.profile);
+  post({ type: 'route', requestId, query, k: state.snapshot.k, ...(client ? { client } : {}) });
 }
 
 function persist(): void {
@@ -239,6 +249,9 @@ profileSelect.addEventListener('change', () => {
   if (isProfile(p)) {
     update({ snapshot: { ...state.snapshot, profile: p } });
     persist();
+    // The ranks shown are another client's: route the shown request again for this one's.
+    const client = listingClientOf(p);
+    if (client && state.last && !state.pending && state.last.listing?.client !== client) reroute(state.last.query);
   }
 });
 

@@ -3,7 +3,8 @@
  * controller (panel.ts) owns the state and passes the actions in.
  */
 import { CLIENT_PROFILES, listingText, type ProfileId } from '../core/profiles';
-import { SKIP_REASON_LABELS, skillLabel, type PanelResult, type RouteSummary } from '../shared/webviewProtocol';
+import { gapReasons } from '../core/reach/gapReasons';
+import { listingClientOf, SKIP_REASON_LABELS, skillLabel, type PanelListing, type PanelResult, type RouteSummary } from '../shared/webviewProtocol';
 import { fill, h, type Child } from './dom';
 import { highlightSegments } from './highlight';
 import type { Expectation, ViewState } from './state';
@@ -163,6 +164,26 @@ function describe(r: PanelResult, profileId: ProfileId): HTMLElement {
   return h('div', { class: 'description', 'data-listing': 'full' }, h('p', { class: 'listing' }, listing.text || h('em', {}, '(no description)')));
 }
 
+/**
+ * "full text #1 · as Claude Code lists it #7", and why it ranks lower there: what the listing
+ * keeps of the description, and the request's words only the body has (measured by the server).
+ */
+function listingRank(r: PanelResult, listing: PanelListing | undefined, profile: ProfileId): Child {
+  const lr = listing?.ranks.find((x) => x.uri === r.uri);
+  // Ranks of another client's listing than the selected profile's are not shown.
+  if (!listing || !lr || listingClientOf(profile) !== listing.client) return null;
+  const where = lr.omitted ? 'not listed' : lr.rank === null ? `not in the first ${lr.depth}` : `#${lr.rank}`;
+  const lower = lr.rank === null || lr.rank > r.rank;
+  // Key words only matter where the listing ranks it lower; a cut or a drop is worth saying anyway.
+  const reasons = gapReasons(lower ? lr : { ...lr, bodyOnly: [] }, listing.label);
+  return h(
+    'p',
+    { class: `listing-rank${lower ? ' lower' : ''}`, 'data-listing-rank': lr.rank === null ? 'none' : String(lr.rank) },
+    h('span', { class: 'ranks' }, `full text #${r.rank} · as ${listing.label} lists it ${where}`),
+    reasons.length ? h('span', { class: 'why' }, ` — ${reasons.join('; ')}`) : null,
+  );
+}
+
 function passage(r: PanelResult): Child {
   const p = r.passage;
   if (!p) return null;
@@ -267,6 +288,7 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
           badges,
           h('span', { class: 'folder', title: r.uri }, r.folder),
         ),
+        listingRank(r, last.listing, s.snapshot.profile),
         describe(r, s.snapshot.profile),
         scoreBars(r, scale),
         passage(r),

@@ -1,5 +1,5 @@
 /** Messages the DOM tests deliver to the panel: an illustrative routing over examples/library. */
-import type { HostMessage, PanelResult, PanelSet, RouteSummary } from '../../src/shared/webviewProtocol';
+import type { HostMessage, PanelListing, PanelResult, PanelSet, RouteSummary } from '../../src/shared/webviewProtocol';
 
 export const WS = 'file:///work/skills';
 export const uriOf = (id: string) => `${WS}/${encodeURIComponent(id)}/SKILL.md`;
@@ -83,6 +83,17 @@ export const SET: PanelSet = {
       reason: 'function_redundant',
       explanation: 'both take PDF requests; this one builds PDFs, the request reads one',
     },
+  ],
+};
+
+/** The results as Claude Code lists them: the second lower there by words only its body has, the third's description dropped. */
+export const LISTING: PanelListing = {
+  client: 'claude-code',
+  label: 'Claude Code',
+  ranks: [
+    { uri: uriOf('pdf-extract'), rank: 1, depth: 4, listedChars: 171, fullChars: 171, cut: false, dropped: false, omitted: false, bodyOnly: [] },
+    { uri: uriOf('数据可视化'), rank: 7, depth: 20, listedChars: 60, fullChars: 60, cut: false, dropped: false, omitted: false, bodyOnly: ['chart', 'monthly'] },
+    { uri: uriOf('pdf-build'), rank: null, depth: 20, listedChars: 0, fullChars: 150, cut: false, dropped: true, omitted: false, why: "the listing is over Claude Code's budget", bodyOnly: [] },
   ],
 };
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { isWebviewMessage, MAX_READ_AS_LENGTH, type HostMessage } from '../../src/shared/webviewProtocol';
-import { INIT, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
+import { INIT, LISTING, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
 import { launchChromium, PanelPage } from './harness';
 
 describe('query panel (DOM)', function () {
@@ -46,7 +46,8 @@ describe('query panel (DOM)', function () {
     await panel.page.fill('#query', `  ${QUERY}  `);
     await panel.page.press('#query', 'Enter');
     const [route] = await panel.waitForPosted('route');
-    assert.deepEqual(route, { type: 'route', requestId: 1, query: QUERY, k: 10 });
+    // The selected profile's client: the results come with their ranks in its listing.
+    assert.deepEqual(route, { type: 'route', requestId: 1, query: QUERY, k: 10, client: 'claude-code' });
     assert.ok(isWebviewMessage(route));
     // Loading state until the answer comes.
     assert.match(await panel.text('#status'), /Routing “extract the tables/);
@@ -373,7 +374,7 @@ describe('query panel (DOM)', function () {
     assert.equal(await panel.page.inputValue('#profile'), 'codex');
     await panel.page.press('#query', 'Enter');
     const [route] = await panel.waitForPosted('route');
-    assert.equal(route.requestId, 2);
+    assert.equal(route.requestId, 3, 'request 2 was the shown request routed again for Codex\'s listing ranks');
   });
 
   it('ignores stored state of another shape', async () => {
@@ -495,6 +496,32 @@ describe('query panel (DOM)', function () {
     await panel.page.focus('#query');
     await panel.page.keyboard.press('ArrowDown');
     assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), 'pdf-extract');
+  });
+
+  it('shows both ranks of each result and why it ranks lower in the listing; another profile routes again for its listing', async () => {
+    await routed();
+    const listing = LISTING;
+    await panel.deliver(resultsMessage(1, { listing }));
+    const line = (n: number) => panel.text(`li.result:nth-child(${n}) .listing-rank`);
+    assert.equal(await line(1), 'full text #1 · as Claude Code lists it #1');
+    assert.equal(await line(2), "full text #2 · as Claude Code lists it #7 — the request's key words appear only in the body: chart, monthly");
+    assert.match(await line(3), /^full text #3 · as Claude Code lists it not in the first 20 — description dropped: Claude Code lists the name only/);
+    assert.equal(await panel.page.locator('li.result:nth-child(4) .listing-rank').count(), 0, 'no rank sent: no line');
+    assert.equal(await panel.page.locator('.listing-rank.lower').count(), 2);
+    await panel.page.fill('#query', 'half-typed');
+    await panel.page.selectOption('#profile', 'codex');
+    assert.equal(await panel.page.locator('.listing-rank').count(), 0, "Claude Code's ranks are not shown for Codex");
+    const again = (await panel.waitForPosted('route', 2))[1];
+    assert.deepEqual({ query: again.query, client: again.client }, { query: QUERY, client: 'codex' }, 'the shown request again, for Codex');
+    assert.equal(await panel.page.inputValue('#query'), 'half-typed', 'what the author is typing stays');
+    await panel.deliver(resultsMessage(2, { listing: { ...listing, client: 'codex', label: 'Codex' } }));
+    assert.equal(await line(1), 'full text #1 · as Codex lists it #1');
+    await panel.page.selectOption('#profile', 'spec');
+    assert.equal(await panel.page.locator('.listing-rank').count(), 0, 'the spec has no listing of its own');
+    // Messages arrive in order: the next route posted is the author's own, so none was asked for the spec.
+    await panel.page.press('#query', 'Enter');
+    const next = (await panel.waitForPosted('route', 3))[2];
+    assert.deepEqual({ query: next.query, client: next.client }, { query: 'half-typed', client: undefined });
   });
 
   it('says when no skill matches, and offers no routing test then', async () => {

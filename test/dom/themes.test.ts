@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { INIT, QUERY, resultsMessage, SET, uriOf, WS } from './fixtures';
+import { INIT, LISTING, QUERY, resultsMessage, SET, uriOf, WS } from './fixtures';
 import { launchChromium, PanelPage, ROOT, THEMES, type ThemeKind } from './harness';
 
 type Rgba = [number, number, number, number];
@@ -74,7 +74,7 @@ describe('query panel themes (DOM)', function () {
         await panel.page.fill('#query', QUERY);
         await panel.page.press('#query', 'Enter');
         await panel.waitForPosted('route', 2);
-        await panel.deliver(resultsMessage(2, { set: SET, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', folder: 'pdf-extract', rank: 1, depth: 4 } }));
+        await panel.deliver(resultsMessage(2, { set: SET, listing: LISTING, active: { uri: uriOf('pdf-extract'), name: 'pdf-extract', folder: 'pdf-extract', rank: 1, depth: 4 } }));
         // The author marks the test; it ran and passed before it was saved.
         await panel.page.click('li.result:nth-child(1) .toggle.expect');
         await panel.page.click('li.result:nth-child(3) .toggle.not-expect');
@@ -89,7 +89,8 @@ describe('query panel themes (DOM)', function () {
 
         // Every kind of text on the panel is readable on what is behind it (WCAG AA: 4.5:1).
         for (const selector of ['.name', '.folder', '.listing', '.stage', '.value', '.where', '.passage mark', '.badge', '#status',
-          '.reason', '.explanation', '.toggle.expect[aria-pressed="true"]', '.toggle.not-expect', '#save', '.chip', '#query', '.saved p']) {
+          '.reason', '.explanation', '.toggle.expect[aria-pressed="true"]', '.toggle.not-expect', '#save', '.chip', '#query', '.saved p',
+          '.listing-rank .ranks', '.listing-rank.lower .ranks', '.listing-rank .why']) {
           const c = (await panel.page.evaluate(`(${COLOURS})(${JSON.stringify(selector)})`)) as { color: string; backgrounds: string[] } | null;
           assert.ok(c, `${selector} is on the page`);
           const bg = c.backgrounds.map(parseColor).reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1] as Rgba);

@@ -271,6 +271,17 @@ async function runUi() {
     // csv-tidy/SKILL.md is the active editor: its result carries the badge.
     await panel.locator('li.result', { hasText: 'csv-tidy' }).locator('.active-badge').waitFor();
   });
+  await step('each result shows its full-text rank and its rank as Claude Code lists it; another profile asks for that client\'s ranks', async () => {
+    const lines = panel.locator('li.result .listing-rank');
+    await lines.first().waitFor();
+    const texts = await lines.allTextContents();
+    if (texts.length !== (await panel.locator('li.result').count())) throw new Error(`listing ranks on ${texts.length} results`);
+    if (!/^full text #1 · as Claude Code lists it (#\d+|not in the first \d+)/.test(texts[0])) throw new Error(`first result: ${texts[0]}`);
+    await panel.locator('#profile').selectOption('codex');
+    await panel.locator('li.result .listing-rank', { hasText: /^full text #1 · as Codex lists it/ }).first().waitFor();
+    await panel.locator('#profile').selectOption('claude-code');
+    await panel.locator('li.result .listing-rank', { hasText: /^full text #1 · as Claude Code lists it/ }).first().waitFor();
+  });
   await shot('3-query-panel.png');
   await step('"Save as routing test" runs the test, says it passes, and appends it to skill-router.tests.yaml', async () => {
     // Nothing is pre-filled: the author marks k8s-deploy alone.

@@ -48,10 +48,12 @@ describe('server: near-duplicates across an edit (duplicates workspace)', functi
     await c.open(file('csv-tidy'), original);
     const unrelated = original.replace(/^description: .*$/m, 'description: Render architecture diagrams from a YAML description of services and their links.');
     const v = await c.change(file('csv-tidy'), unrelated);
-    await c.diagnosticsOf(file('csv-tidy'), (d, p) => p.version === v && d.length === 0, 'the edited twin clean');
+    // The open skill's own reach (skill.unreachable: its body is about CSV files now) is not this test's business.
+    const pairs = (d: { code?: string | number }[]) => d.filter((x) => x.code !== 'skill.unreachable');
+    await c.diagnosticsOf(file('csv-tidy'), (d, p) => p.version === v && pairs(d).length === 0, 'the edited twin clean');
     await c.diagnosticsOf(file('csv-cleaner'), (d) => d.length === 0, 'the other twin re-checked');
     const v2 = await c.change(file('csv-tidy'), original);
-    await c.diagnosticsOf(file('csv-tidy'), (d, p) => p.version === v2 && d.length === 1);
+    await c.diagnosticsOf(file('csv-tidy'), (d, p) => p.version === v2 && pairs(d).length === 1);
     await c.diagnosticsOf(file('csv-cleaner'), (d) => d.length === 1, 'the other twin gets it back');
     assert.equal(readFileSync(file('csv-tidy'), 'utf8'), original, 'disk untouched');
   });

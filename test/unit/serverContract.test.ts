@@ -21,7 +21,7 @@ const properties: Record<string, { default?: unknown; scope?: string; markdownDe
 /** Every code the engine and the server can put on a file, found in their sources. */
 function emittedCodes(): string[] {
   const found = new Set<string>(Object.values(SERVER_CODES));
-  const dirs = ['src/core/parse', 'src/core/analysis'];
+  const dirs = ['src/core/parse', 'src/core/analysis', 'src/core/reach'];
   for (const dir of dirs) {
     for (const f of readdirSync(path.join(ROOT, dir)).filter((n) => n.endsWith('.ts'))) {
       for (const m of read(`${dir}/${f}`).matchAll(/'((?:frontmatter|skill|file)\.[a-z][a-z-]*)'/g)) found.add(m[1]);

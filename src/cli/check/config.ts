@@ -9,7 +9,7 @@ import { findConfigFile, findTestsFile, type ConfigFileAccess } from '../../core
 import { DEFAULT_TEST_TOP } from '../../core/eval/routingTest';
 import type { PairScanOptions } from '../../core/analysis/scanRun';
 import { DEFAULT_FINDING_POLICY, type FindingPolicy } from '../../core/policy/findingPolicy';
-import { isProfileId, PROFILES, type ProfileId } from '../../core/profiles';
+import { isListingClient, isProfileId, LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../../core/profiles';
 import { UsageError } from '../io';
 import { isPositiveInt, isRecord, parseStructured, stringOrList } from './structuredFile';
 
@@ -33,13 +33,28 @@ export interface CheckConfig {
   nearDuplicate?: { threshold?: number };
   /** Pairs across top-level folders, as the editor's `skillRouter.pairs.acrossFolders`. */
   pairs?: { acrossFolders?: boolean };
+  /**
+   * The reach gate: a skill whose requests reach it first in `client`'s listing less often than
+   * `min` (a share, 0 to 1) is a `skill.unreachable` error (see `skill-router reach`).
+   */
+  reach?: ReachGate;
+}
+
+/** `reach:` of the config. */
+export interface ReachGate {
+  client: ListingClient;
+  /** Lowest share of a skill's requests that must reach it first in the listing. */
+  min: number;
+  /** What-if: every description cut at this many characters. */
+  cut?: number;
 }
 
 /** N of "in the top N" when neither the test nor the config says (shared with the query panel). */
 export const DEFAULT_TOP = DEFAULT_TEST_TOP;
 
-const CONFIG_KEYS = ['library', 'tests', 'profiles', 'budgets', 'top', 'model', 'conflict', 'nearDuplicate', 'pairs'];
+const CONFIG_KEYS = ['library', 'tests', 'profiles', 'budgets', 'top', 'model', 'conflict', 'nearDuplicate', 'pairs', 'reach'];
 const CONFLICT_KEYS = ['threshold', 'maxPerSkill'];
+const REACH_KEYS = ['client', 'min', 'cut'];
 /** The most `conflict.maxPerSkill` may be (as the editor's setting). */
 const MAX_CONFLICTS_PER_SKILL = 1000;
 
@@ -120,6 +135,10 @@ export function parseConfig(text: string, file: string): CheckConfig {
     else if (pairs.acrossFolders !== undefined && typeof pairs.acrossFolders !== 'boolean') problems.push('"pairs.acrossFolders" must be true or false');
     else config.pairs = pairs.acrossFolders === undefined ? {} : { acrossFolders: pairs.acrossFolders as boolean };
   }
+  if (doc.reach !== undefined && doc.reach !== null) {
+    const gate = parseReachGate(doc.reach, problems);
+    if (gate) config.reach = gate;
+  }
   if (problems.length) throw new UsageError(problems.map((p) => `${file}: ${p}`).join('\n'));
   return config;
 }
@@ -130,6 +149,22 @@ export function pairScanOptions(config: CheckConfig): Partial<PairScanOptions> {
     ...(config.nearDuplicate?.threshold !== undefined ? { share: config.nearDuplicate.threshold } : {}),
     ...(config.pairs?.acrossFolders !== undefined ? { acrossFolders: config.pairs.acrossFolders } : {}),
   };
+}
+
+/** `reach: {client, min, cut?}`; problems are pushed, null when it is not usable. */
+function parseReachGate(v: unknown, problems: string[]): ReachGate | null {
+  if (!isRecord(v)) {
+    problems.push(`"reach" must be a mapping of ${REACH_KEYS.join(', ')}`);
+    return null;
+  }
+  const before = problems.length;
+  for (const key of Object.keys(v)) if (!REACH_KEYS.includes(key)) problems.push(`unknown key "reach.${key}" (known: ${REACH_KEYS.join(', ')})`);
+  const client = v.client ?? 'claude-code';
+  if (typeof client !== 'string' || !isListingClient(client)) problems.push(`"reach.client" must be one of ${LISTING_CLIENTS.join(', ')}`);
+  if (typeof v.min !== 'number' || !(v.min >= 0 && v.min <= 1)) problems.push('"reach.min" must be a share from 0 to 1 (0.5: half of a skill\'s requests)');
+  if (v.cut !== undefined && !isPositiveInt(v.cut)) problems.push('"reach.cut" must be a positive whole number of characters');
+  if (problems.length > before) return null;
+  return { client: client as ListingClient, min: v.min as number, ...(isPositiveInt(v.cut) ? { cut: v.cut } : {}) };
 }
 
 /** The finding policy of a config: its `conflict` limits over the defaults (the editor's). */

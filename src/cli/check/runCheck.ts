@@ -6,6 +6,7 @@
  *   scan, with their routing evidence), under the same policy as the editor (suppression,
  *   conflict limits),
  * - each client's listing budget: name + description characters of all skills against a budget,
+ * - with `reach` in the config, each skill's reach in a client's listing (`skill.unreachable`),
  * as text, JSON, SARIF 2.1.0 or JUnit XML. Exit 0 clean, 1 failed tests or error findings
  * (warnings too with --strict), 2 tool failure. This module runs the stages in order; each
  * lives in its own module (config, routing tests, judging, report formats).
@@ -36,6 +37,7 @@ import {
 } from './config';
 import { checkPairFindings } from './pairs';
 import { FORMATS, FORMATTERS, isFormat } from './formatters';
+import { reachGateFindings } from './reachGate';
 import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
 import { summarizeCheck, type CheckFinding, type CheckReport } from './report';
 import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from './routingTests';
@@ -237,6 +239,14 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       if (staged && !changed?.allTests && rootIsDir && !staged.has(file)) continue;
       const at = { line: m && !rootIsDir ? Number(m[2]) - 1 : 0, character: 0 };
       findings.push({ file: show(file), skillId: null, code: 'file.unreadable', severity: 'error', message: failure.message, range: { start: at, end: at } });
+    }
+
+    // The reach gate: skills whose requests the client's listing loses (config `reach`).
+    if (config.reach && rootIsDir) {
+      const tests = [...routingTests, ...triggerTests];
+      findings.push(
+        ...(await reachGateFindings({ service, gate: config.reach, tests, rerank: !values['no-rerank'], model: stats.model, root, cacheDir: opts.cacheDir, only: changedIds, skillFile, show, withRanges })),
+      );
     }
 
     // Listing budgets, for the selected profiles' clients when profiles were chosen.

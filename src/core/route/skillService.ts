@@ -296,6 +296,7 @@ class Engine implements RoutingEngine {
     const hit = this.listings.get(key);
     if (hit && hit.docs === this.sorted) return hit.listing;
     const listing = simulateListing(this.sorted, client, opts);
+    keepRecent(this.listings, this.sorted);
     this.listings.set(key, { docs: this.sorted, listing });
     return listing;
   }
@@ -320,6 +321,7 @@ class Engine implements RoutingEngine {
     });
     // A failed or cancelled build is not kept: the next request builds again.
     pipeline.catch(() => this.views.get(key)?.pipeline === pipeline && this.views.delete(key));
+    keepRecent(this.views, docs);
     this.views.set(key, { docs, pipeline });
     return pipeline;
   }
@@ -557,6 +559,15 @@ class Engine implements RoutingEngine {
     await this.init.crossEncoder?.dispose?.();
     await this.init.onDispose?.();
   }
+}
+
+/**
+ * Forgets the listings and views of older skill lists, and all but the newest few of this one:
+ * what-if listings (`reach` verifying words) are keyed by their options and would pile up.
+ */
+function keepRecent(cache: Map<string, { docs: readonly SkillDoc[] }>, docs: readonly SkillDoc[]): void {
+  for (const [key, v] of cache) if (v.docs !== docs) cache.delete(key);
+  while (cache.size >= 8) cache.delete(cache.keys().next().value!);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

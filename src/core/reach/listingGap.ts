@@ -1,0 +1,39 @@
+/**
+ * Why a skill ranks lower in a client's listing than in the full text, for one request: what the
+ * listing keeps of its entry (cut at N characters, description dropped, not listed at all) and
+ * which of the request's words only its body has. The query panel shows it next to both ranks.
+ */
+import type { ListedSkill } from '../profiles';
+import type { SkillDoc } from '../types';
+import type { ListingGap } from './gapReasons';
+import { DEFAULT_ANALYSER, type Analyser } from './words';
+
+export type { ListingGap } from './gapReasons';
+export { gapReasons } from './gapReasons';
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#'-]*/gu;
+
+/** The listing gap of `doc` (as `entry` lists it) for `query`. */
+export function listingGap(query: string, doc: Pick<SkillDoc, 'body'>, entry: ListedSkill, analyser: Analyser = DEFAULT_ANALYSER): ListingGap {
+  const body = new Set(analyser(doc.body));
+  const listed = new Set(entry.omitted ? [] : analyser(`${entry.name}\n${entry.text}`));
+  const bodyOnly: string[] = [];
+  const seen = new Set<string>();
+  for (const m of query.matchAll(WORD)) {
+    const word = m[0].replace(/[.'-]+$/, '');
+    const terms = analyser(word);
+    if (!terms.length || seen.has(terms[0])) continue;
+    seen.add(terms[0]);
+    if (terms.some((t) => body.has(t)) && !terms.some((t) => listed.has(t))) bodyOnly.push(word);
+    if (bodyOnly.length === 5) break;
+  }
+  return {
+    listedChars: entry.omitted ? 0 : entry.text.length,
+    fullChars: entry.fullChars,
+    cut: entry.cut,
+    dropped: entry.descriptionDropped,
+    omitted: entry.omitted,
+    ...(entry.why ? { why: entry.why } : {}),
+    bodyOnly,
+  };
+}

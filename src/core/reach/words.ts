@@ -1,0 +1,195 @@
+/**
+ * Which words a skill could add to its description to win back the requests its listing loses:
+ * words of those requests that its body has and its listed text lacks, ranked by how specific
+ * they are in the library (an IDF over every skill's text), leaving out words that many other
+ * skills already list (they would pull those skills' requests, or be drowned by them). These are
+ * candidates only: `measure.ts` keeps the ones that win requests back when tried.
+ */
+import type { ListedSkill } from '../profiles';
+import { analyse } from '../text/analyse';
+import type { SkillDoc } from '../types';
+
+/** Terms of a text (the routing analyser's: lower-cased stems, identifiers split). */
+export type Analyser = (text: string) => string[];
+
+/** The analyser `reach` uses by default: the engine's, without a segmenter. */
+export const DEFAULT_ANALYSER: Analyser = (text) => analyse(text);
+
+/**
+ * Document frequencies of terms over a library's skills (name, description and body), kept
+ * current one skill at a time: `update` re-analyses only skills whose text changed, so the
+ * editor pays for the edited skill, not the library.
+ */
+export class TermStats {
+  private readonly sets = new Map<string, { hash: string; terms: ReadonlySet<string> }>();
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly analyser: Analyser = DEFAULT_ANALYSER) {}
+
+  /** Brings the statistics to `docs` (skills gone are forgotten). */
+  update(docs: readonly Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>[]): void {
+    for (const d of docs) this.updateOne(d);
+    this.retain(new Set(docs.map((d) => d.id)));
+  }
+
+  /** Counts one skill's current text (nothing to do when its hash is the one counted). */
+  updateOne(d: Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>): void {
+    const prev = this.sets.get(d.id);
+    if (prev?.hash === d.hash) return;
+    if (prev) this.add(prev.terms, -1);
+    const terms = new Set(this.analyser(`${d.name}\n${d.description}\n${d.body}`));
+    this.sets.set(d.id, { hash: d.hash, terms });
+    this.add(terms, 1);
+  }
+
+  /** Forgets the skills not in `ids`. */
+  retain(ids: ReadonlySet<string>): void {
+    for (const [id, prev] of this.sets) {
+      if (ids.has(id)) continue;
+      this.add(prev.terms, -1);
+      this.sets.delete(id);
+    }
+  }
+
+  /** Skills whose text has `term`. */
+  df(term: string): number {
+    return this.counts.get(term) ?? 0;
+  }
+
+  /** Skills counted. */
+  get size(): number {
+    return this.sets.size;
+  }
+
+  /** The terms of one skill's text (empty when unknown). */
+  terms(id: string): ReadonlySet<string> {
+    return this.sets.get(id)?.terms ?? new Set();
+  }
+
+  private add(terms: ReadonlySet<string>, by: number): void {
+    for (const t of terms) {
+      const n = (this.counts.get(t) ?? 0) + by;
+      if (n > 0) this.counts.set(t, n);
+      else this.counts.delete(t);
+    }
+  }
+}
+
+/** How many skills list each term (name + listed text), for the "listed by many" exclusion. */
+export function listedFrequencies(entries: readonly ListedSkill[], analyser: Analyser = DEFAULT_ANALYSER): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of entries) {
+    if (e.omitted) continue;
+    for (const t of new Set(analyser(`${e.name}\n${e.text}`))) out.set(t, (out.get(t) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** One candidate word, as the body spells it. */
+export interface CandidateWord {
+  /** The analysed term (what routing matches). */
+  term: string;
+  /** The word as it is written in the body (its most frequent spelling). */
+  word: string;
+  /** Lost requests that have it. */
+  requests: number;
+  /** Lost requests × IDF (the library's and the pool's) × log2(1 + occurrences in the body). */
+  score: number;
+}
+
+export interface CandidateInput {
+  /** The skill's own text. */
+  doc: Pick<SkillDoc, 'id' | 'name' | 'body'>;
+  /** What its client lists of it. */
+  entry: ListedSkill;
+  /** The requests of the skill that reach it in the full text and not in the listing. */
+  lost: readonly string[];
+  stats: TermStats;
+  /** `listedFrequencies` of the listing. */
+  listed: ReadonlyMap<string, number>;
+  analyser?: Analyser;
+  /**
+   * A word listed by at least this many other skills is left out (default: 2, or 2% of the
+   * library when that is more).
+   */
+  commonListed?: number;
+  /**
+   * Term statistics of a large reference pool (the engine's background sketch): a small library
+   * cannot tell "service" from "Blazor", a pool of thousands of skills can.
+   */
+  background?: { readonly size: number; df(term: string): number } | null;
+}
+
+/** A word in more than this share of the reference pool's skills is everyday skill vocabulary, not a keyword. */
+export const COMMON_IN_POOL = 0.3;
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#'-]*/gu;
+
+/**
+ * Candidate words for a skill, best first: terms of its lost requests that are in its body and
+ * not in what it lists, not listed by many other skills, ranked by the lost requests that have
+ * them, their IDF over the library (and the pool) and how often the body uses them.
+ */
+export function candidateWords(input: CandidateInput): CandidateWord[] {
+  const analyser = input.analyser ?? DEFAULT_ANALYSER;
+  const { stats, entry } = input;
+  const n = Math.max(stats.size, 1);
+  const common = input.commonListed ?? Math.max(2, Math.ceil(0.02 * n));
+  const own = stats.terms(input.doc.id);
+  const listedHere = new Set(analyser(`${entry.name}\n${entry.text}`));
+  const perTerm = new Map<string, number>();
+  for (const q of input.lost) for (const t of new Set(analyser(q))) perTerm.set(t, (perTerm.get(t) ?? 0) + 1);
+  const spelled = spellings(input.doc.body, analyser);
+  const out: CandidateWord[] = [];
+  const bg = input.background;
+  for (const [term, requests] of perTerm) {
+    if (!own.has(term) || listedHere.has(term) || /^\d+$/.test(term) || term.length < 2) continue;
+    // The skill's own listing does not count it; others listing it do.
+    if ((input.listed.get(term) ?? 0) >= common) continue;
+    const spelling = spelled.get(term);
+    const word = spelling?.word;
+    if (!spelling || !word || !keyword(word)) continue;
+    if (bg && bg.size && bg.df(term) / bg.size > COMMON_IN_POOL) continue;
+    const idf = Math.log((n + 1) / (stats.df(term) + 0.5));
+    // With a pool, its IDF counts as much as the library's: rare in both is what a keyword is.
+    const specificity = bg && bg.size ? (idf + Math.log((bg.size + 1) / (bg.df(term) + 0.5))) / 2 : idf;
+    // What the body keeps coming back to is what it is about, and what its other requests will name too.
+    out.push({ term, word, requests, score: requests * specificity * Math.log2(1 + spelling.count) });
+  }
+  return out.sort((a, b) => b.score - a.score || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+}
+
+/** Function words the analyser's stop list lets through; they carry no topic. */
+const FUNCTION_WORDS = new Set(['unless', 'whether', 'although', 'though', 'instead', 'rather', 'either', 'neither', 'whenever', 'wherever', 'however', 'otherwise', 'already', 'always', 'never', 'often', 'really', 'actually', 'maybe', 'perhaps', 'etc']);
+
+/** A word an author could add as a keyword: starts with a letter, no apostrophe, three letters or an acronym, not a function word. */
+function keyword(word: string): boolean {
+  return /^\p{L}/u.test(word) && !word.includes("'") && (word.length >= 3 || /^\p{Lu}{2}$/u.test(word)) && !FUNCTION_WORDS.has(word.toLowerCase());
+}
+
+/** The most frequent spelling in `body` of each term (a word whose first term it is), and how often the term is there. */
+function spellings(body: string, analyser: Analyser): Map<string, { word: string; count: number }> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const m of body.matchAll(WORD)) {
+    const raw = m[0].replace(/[.'-]+$/, '');
+    if (raw.length < 2 || raw.length > 40) continue;
+    const [term] = analyser(raw);
+    if (!term) continue;
+    const forms = counts.get(term) ?? new Map<string, number>();
+    forms.set(raw, (forms.get(raw) ?? 0) + 1);
+    counts.set(term, forms);
+  }
+  const out = new Map<string, { word: string; count: number }>();
+  for (const [term, forms] of counts) {
+    const sorted = [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    out.set(term, { word: sorted[0][0], count: sorted.reduce((n, f) => n + f[1], 0) });
+  }
+  return out;
+}
+
+/** Whether a request has any of `terms`. */
+export function mentionsAny(query: string, terms: ReadonlySet<string>, analyser: Analyser = DEFAULT_ANALYSER): number {
+  let n = 0;
+  for (const t of new Set(analyser(query))) if (terms.has(t)) n++;
+  return n;
+}
