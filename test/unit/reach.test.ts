@@ -3,7 +3,7 @@ import { simulateListing, withAddedWords, type ClientListing } from '../../src/c
 import { gapReasons, listingGap } from '../../src/core/reach/listingGap';
 import { measureReach, type ReachRequest, type ReachRouter, type ReachView } from '../../src/core/reach/measure';
 import { bodyFragments, probeRequests, withProbes } from '../../src/core/reach/probes';
-import { candidateWords, listedFrequencies, TermStats } from '../../src/core/reach/words';
+import { candidateWords, listedFrequencies, prose, TermStats } from '../../src/core/reach/words';
 import { createSkillService } from '../../src/core/route/skillService';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';
@@ -101,6 +101,27 @@ describe('reach: candidate words', () => {
     const background = { size: 100, df: (t: string) => (t === 'editform' ? 60 : 1) };
     const words = candidateWords({ doc: docs[0], entry, lost: ['blazor editform'], stats, listed: listedFrequencies(listing.entries), background });
     assert.deepEqual(words.map((w) => w.word), ['Blazor']);
+  });
+
+  it('come from prose: not code, file names or link targets; words for probes the body must use twice', () => {
+    const body = [
+      'Route groups and TypedResults for endpoints. TypedResults keep handlers short.',
+      "Don't create `IOrderService` for one `OrderService`; see [the guide](references/dispatcher.md).",
+      'Read minimal-apis.md first.',
+      '```csharp',
+      'var Interceptor = new Interceptor();',
+      '```',
+    ].join('\n');
+    assert.doesNotMatch(prose(body), /IOrderService|dispatcher|Interceptor/);
+    const api = doc('api', 'Builds HTTP APIs.', body);
+    const lib = [api, doc('web', 'Web pages.', 'Pages.')];
+    const s = new TermStats();
+    s.update(lib);
+    const listed = simulateListing(lib, 'cursor');
+    const input = { doc: api, entry: listed.entries.find((e) => e.id === 'api')!, stats: s, listed: listedFrequencies(listed.entries) };
+    const lost = ['TypedResults IOrderService dispatcher Interceptor minimal-apis.md groups'];
+    assert.deepEqual(candidateWords({ ...input, lost }).map((w) => w.word).sort(), ['TypedResults', 'groups']);
+    assert.deepEqual(candidateWords({ ...input, lost, minCount: 2 }).map((w) => w.word), ['TypedResults'], 'the body says "groups" once');
   });
 
   it('term statistics follow the library one skill at a time', () => {

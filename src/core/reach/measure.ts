@@ -238,7 +238,9 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
     for (const [id, lost] of lostOf) {
       const entry = entryOf.get(id);
       if (!entry || entry.omitted || entry.descriptionDropped) continue;
-      const words = candidateWords({ doc: byId.get(id)!, entry, lost: lost.map((r) => r.query), stats, listed: listedDf, analyser, background: input.background }).slice(0, opts.candidates);
+      // Probes are the body's own sentences: their words must be the body's topic, not one sentence's.
+      const minCount = lost.every((r) => r.source === 'probe') ? 2 : 1;
+      const words = candidateWords({ doc: byId.get(id)!, entry, lost: lost.map((r) => r.query), stats, listed: listedDf, analyser, background: input.background, minCount }).slice(0, opts.candidates);
       if (words.length) proposals.set(id, { words: words.slice(0, opts.maxWords), rest: words.slice(opts.maxWords), tried: new Map() });
     }
     // 3. Verify, a few rounds.

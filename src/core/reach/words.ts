@@ -118,6 +118,12 @@ export interface CandidateInput {
    * cannot tell "service" from "Blazor", a pool of thousands of skills can.
    */
   background?: { readonly size: number; df(term: string): number } | null;
+  /**
+   * Fewest times the body's prose must use a word (default 1). Words chosen for probe requests,
+   * which are sentences of the body, need 2: a word the body says once is that sentence's, not the
+   * skill's topic, and wins back only the probe it came from.
+   */
+  minCount?: number;
 }
 
 /** A word in more than this share of the reference pool's skills is everyday skill vocabulary, not a keyword. */
@@ -139,7 +145,8 @@ export function candidateWords(input: CandidateInput): CandidateWord[] {
   const listedHere = new Set(analyser(`${entry.name}\n${entry.text}`));
   const perTerm = new Map<string, number>();
   for (const q of input.lost) for (const t of new Set(analyser(q))) perTerm.set(t, (perTerm.get(t) ?? 0) + 1);
-  const spelled = spellings(input.doc.body, analyser);
+  const spelled = spellings(prose(input.doc.body), analyser);
+  const minCount = input.minCount ?? 1;
   const out: CandidateWord[] = [];
   const bg = input.background;
   for (const [term, requests] of perTerm) {
@@ -148,7 +155,7 @@ export function candidateWords(input: CandidateInput): CandidateWord[] {
     if ((input.listed.get(term) ?? 0) >= common) continue;
     const spelling = spelled.get(term);
     const word = spelling?.word;
-    if (!spelling || !word || !keyword(word)) continue;
+    if (!spelling || !word || !keyword(word) || spelling.count < minCount) continue;
     if (bg && bg.size && bg.df(term) / bg.size > COMMON_IN_POOL) continue;
     const idf = Math.log((n + 1) / (stats.df(term) + 0.5));
     // With a pool, its IDF counts as much as the library's: rare in both is what a keyword is.
@@ -162,9 +169,24 @@ export function candidateWords(input: CandidateInput): CandidateWord[] {
 /** Function words the analyser's stop list lets through; they carry no topic. */
 const FUNCTION_WORDS = new Set(['unless', 'whether', 'although', 'though', 'instead', 'rather', 'either', 'neither', 'whenever', 'wherever', 'however', 'otherwise', 'already', 'always', 'never', 'often', 'really', 'actually', 'maybe', 'perhaps', 'etc']);
 
-/** A word an author could add as a keyword: starts with a letter, no apostrophe, three letters or an acronym, not a function word. */
+/** A file name as bodies write them (`minimal-apis.md`, `config.yaml`); `Node.js` or `ASP.NET` are names, not files. */
+const FILE_NAME = /^\p{Ll}[\p{L}\p{N}_-]*\.(md|mdx|txt|json|jsonl|ya?ml|toml|ini|cfg|csv|xml|html?|csproj|sln|props|cs|py|sh|ps1|rb|go|rs|java|kt|ts|tsx|js|jsx|mjs|cjs)$/u;
+
+/** A word an author could add as a keyword: starts with a letter, no apostrophe, three letters or an acronym, not a function word, not a file name. */
 function keyword(word: string): boolean {
-  return /^\p{L}/u.test(word) && !word.includes("'") && (word.length >= 3 || /^\p{Lu}{2}$/u.test(word)) && !FUNCTION_WORDS.has(word.toLowerCase());
+  return /^\p{L}/u.test(word) && !word.includes("'") && (word.length >= 3 || /^\p{Lu}{2}$/u.test(word)) && !FUNCTION_WORDS.has(word.toLowerCase()) && !FILE_NAME.test(word);
+}
+
+/**
+ * The body as prose: fenced code blocks, inline code spans, link targets and HTML comments left
+ * out. A word that only code uses (`IOrderService` in an example) is not one to list.
+ */
+export function prose(body: string): string {
+  return body
+    .replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(^[ \t]*\1[ \t]*$|(?![\s\S]))/gm, ' ')
+    .replace(/`+[^`\n]*`+/g, ' ')
+    .replace(/\]\([^)\n]*\)/g, '] ')
+    .replace(/<!--[\s\S]*?-->/g, ' ');
 }
 
 /** The most frequent spelling in `body` of each term (a word whose first term it is), and how often the term is there. */
