@@ -103,7 +103,7 @@ describe('reach: candidate words', () => {
     assert.deepEqual(words.map((w) => w.word), ['Blazor']);
   });
 
-  it('come from prose: not code, file names or link targets; words for probes the body must use twice', () => {
+  it('are never file names; for probes, come from prose the body uses twice (not code blocks or link targets)', () => {
     const body = [
       'Route groups and TypedResults for endpoints. TypedResults keep handlers short.',
       "Don't create `IOrderService` for one `OrderService`; see [the guide](references/dispatcher.md).",
@@ -112,7 +112,8 @@ describe('reach: candidate words', () => {
       'var Interceptor = new Interceptor();',
       '```',
     ].join('\n');
-    assert.doesNotMatch(prose(body), /IOrderService|dispatcher|Interceptor/);
+    assert.doesNotMatch(prose(body), /dispatcher|Interceptor/);
+    assert.match(prose(body), /IOrderService/, 'inline code is prose');
     const api = doc('api', 'Builds HTTP APIs.', body);
     const lib = [api, doc('web', 'Web pages.', 'Pages.')];
     const s = new TermStats();
@@ -120,8 +121,8 @@ describe('reach: candidate words', () => {
     const listed = simulateListing(lib, 'cursor');
     const input = { doc: api, entry: listed.entries.find((e) => e.id === 'api')!, stats: s, listed: listedFrequencies(listed.entries) };
     const lost = ['TypedResults IOrderService dispatcher Interceptor minimal-apis.md groups'];
-    assert.deepEqual(candidateWords({ ...input, lost }).map((w) => w.word).sort(), ['TypedResults', 'groups']);
-    assert.deepEqual(candidateWords({ ...input, lost, minCount: 2 }).map((w) => w.word), ['TypedResults'], 'the body says "groups" once');
+    assert.deepEqual(candidateWords({ ...input, lost }).map((w) => w.word).sort(), ['IOrderService', 'Interceptor', 'TypedResults', 'groups'], 'users may name what only code shows; never a file name');
+    assert.deepEqual(candidateWords({ ...input, lost, probes: true }).map((w) => w.word), ['TypedResults'], 'for probes: prose only, and the body says "groups" and "IOrderService" once');
   });
 
   it('term statistics follow the library one skill at a time', () => {

@@ -239,8 +239,8 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
       const entry = entryOf.get(id);
       if (!entry || entry.omitted || entry.descriptionDropped) continue;
       // Probes are the body's own sentences: their words must be the body's topic, not one sentence's.
-      const minCount = lost.every((r) => r.source === 'probe') ? 2 : 1;
-      const words = candidateWords({ doc: byId.get(id)!, entry, lost: lost.map((r) => r.query), stats, listed: listedDf, analyser, background: input.background, minCount }).slice(0, opts.candidates);
+      const probes = lost.every((r) => r.source === 'probe');
+      const words = candidateWords({ doc: byId.get(id)!, entry, lost: lost.map((r) => r.query), stats, listed: listedDf, analyser, background: input.background, probes }).slice(0, opts.candidates);
       if (words.length) proposals.set(id, { words: words.slice(0, opts.maxWords), rest: words.slice(opts.maxWords), tried: new Map() });
     }
     // 3. Verify, a few rounds.

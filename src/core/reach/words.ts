@@ -93,7 +93,7 @@ export interface CandidateWord {
   word: string;
   /** Lost requests that have it. */
   requests: number;
-  /** Lost requests × IDF (the library's and the pool's) × log2(1 + occurrences in the body). */
+  /** Lost requests × IDF (the library's and the pool's) × log2(1 + occurrences in the body, or its prose for probes). */
   score: number;
 }
 
@@ -119,11 +119,12 @@ export interface CandidateInput {
    */
   background?: { readonly size: number; df(term: string): number } | null;
   /**
-   * Fewest times the body's prose must use a word (default 1). Words chosen for probe requests,
-   * which are sentences of the body, need 2: a word the body says once is that sentence's, not the
-   * skill's topic, and wins back only the probe it came from.
+   * The lost requests are probes, sentences of the body itself: then a word must be the body's
+   * topic, not one sentence's or one example's: used at least twice in its prose (code blocks,
+   * link targets and comments left out). A word the body says once wins back only the probe it
+   * came from. Requests the skill's users wrote (tests, evals) may name what only code shows.
    */
-  minCount?: number;
+  probes?: boolean;
 }
 
 /** A word in more than this share of the reference pool's skills is everyday skill vocabulary, not a keyword. */
@@ -145,8 +146,8 @@ export function candidateWords(input: CandidateInput): CandidateWord[] {
   const listedHere = new Set(analyser(`${entry.name}\n${entry.text}`));
   const perTerm = new Map<string, number>();
   for (const q of input.lost) for (const t of new Set(analyser(q))) perTerm.set(t, (perTerm.get(t) ?? 0) + 1);
-  const spelled = spellings(prose(input.doc.body), analyser);
-  const minCount = input.minCount ?? 1;
+  const spelled = spellings(input.probes ? prose(input.doc.body) : input.doc.body, analyser);
+  const minCount = input.probes ? 2 : 1;
   const out: CandidateWord[] = [];
   const bg = input.background;
   for (const [term, requests] of perTerm) {
@@ -178,13 +179,13 @@ function keyword(word: string): boolean {
 }
 
 /**
- * The body as prose: fenced code blocks, inline code spans, link targets and HTML comments left
- * out. A word that only code uses (`IOrderService` in an example) is not one to list.
+ * The body as prose: fenced code blocks, link targets and HTML comments left out; inline code
+ * stays (`kubectl` in a sentence is a word users type). A word only an example's code uses is
+ * not one to list.
  */
 export function prose(body: string): string {
   return body
     .replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(^[ \t]*\1[ \t]*$|(?![\s\S]))/gm, ' ')
-    .replace(/`+[^`\n]*`+/g, ' ')
     .replace(/\]\([^)\n]*\)/g, '] ')
     .replace(/<!--[\s\S]*?-->/g, ' ');
 }
