@@ -31,6 +31,17 @@ describe('probe requests', () => {
     assert.ok(!/[,;]$/.test(long));
   });
 
+  it('never cut a word at a dot inside it, and never leave a bracket open or closed alone', () => {
+    const d = doc('a/qc', 'qc', 'Performs quality control on single-cell RNA-seq data (.h5ad or .h5 files) using scverse best practices. Build pages with Next.js and Node.js servers (see the e.g. section.');
+    const probes = probeRequests(d, [], 4).map((p) => p.query);
+    assert.deepEqual(probes, [
+      'Performs quality control on single-cell RNA-seq data (.h5ad or .h5 files) using scverse best practices',
+      'Build pages with Next.js and Node.js servers',
+    ]);
+    const cut = doc('a/cut', 'cut', 'files) are read and checked for errors. Load tables from spreadsheets [and more');
+    assert.deepEqual(probeRequests(cut, [], 4).map((p) => p.query), ['are read and checked for errors', 'Load tables from spreadsheets']);
+  });
+
   it('skip template text that many skills share', () => {
     const d = doc('a/hig-inputs', 'hig-inputs', 'Check the design context first. Guidance for gestures, keyboards and game controllers.');
     const shared = (key: string) => key === 'check the design context first';

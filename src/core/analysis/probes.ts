@@ -9,7 +9,7 @@
  * in the middle of a word. The skill's own name is left out (a request rarely names the skill, and
  * a name match would make every probe find its own skill first).
  */
-import { fragments } from '../route/rerankTraining';
+import { fragments, SENTENCE_END } from '../route/rerankTraining';
 import { hasCjk } from '../text/analyse';
 import type { SkillDoc } from '../types';
 import type { AuthoredRequest, ProbeSource } from './types';
@@ -53,10 +53,29 @@ function sameWords(heading: string, name: string): boolean {
   return norm(heading) === norm(name);
 }
 
+/**
+ * `text` without a bracket closed that never opened (its text up to there goes: the start of a
+ * cut sentence) or left open at its end (from there on: "data (.h5ad" of a cut sentence).
+ */
+function balanced(text: string): string {
+  let out = text;
+  for (const [open, close] of [['(', ')'], ['[', ']']] as const) {
+    const opened: number[] = [];
+    let start = 0;
+    for (let i = 0; i < out.length; i++) {
+      if (out[i] === open) opened.push(i);
+      else if (out[i] === close && opened.pop() === undefined) start = i + 1;
+    }
+    const end = opened.length ? opened[0] : out.length;
+    out = out.slice(start, Math.max(start, end));
+  }
+  return out;
+}
+
 function tidy(text: string): string {
-  return text
+  return balanced(text)
     .replace(/\(\s*\)|\[\s*\]/g, ' ')
-    .replace(/\s+([,.;:!?，。；：])/gu, '$1')
+    .replace(/\s+([,.;:!?，。；：])(?=\s|$)/gu, '$1')
     .replace(/^[\s,.;:，。；：、–—-]+|[\s,;:，；：、–—-]+$/gu, '')
     .replace(/\s{2,}/g, ' ')
     .trim();
@@ -106,7 +125,7 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
     out.push({ query: q, source });
   };
   for (const a of authored) add(a.query, a.source);
-  const f = fragments(doc);
+  const f = fragments(doc, SENTENCE_END);
   const sentences = f.description.filter((s) => !shared(templateKey(s))).map((s) => withoutNamedSubject(fitSentence(s), doc.name));
   const heads = f.headings.map((h) => tidy(h)).filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h))).slice(0, 2);
   const headingProbe = heads.join(hasCjk(heads.join('')) ? '，' : ', ');

@@ -98,10 +98,22 @@ const FILLERS = {
 const GENERIC_HEADING =
   /^(?:overview|usage|examples?|instructions|when to use.*|quick ?start|installation|setup|notes?|references?|resources|introduction|summary|prerequisites|requirements|output|best practices|tips|common mistakes|troubleshooting|license|faq|step \d+.*|概述|简介|使用方法|用法|示例|注意事项|参考|安装|前提条件|何时使用.*|最佳实践|总结)$/i;
 
-/** Sentences and headings of a skill that a request could paraphrase. */
-export function fragments(doc: SkillDoc): { description: string[]; headings: string[] } {
+/**
+ * Where the training writer splits a description into sentences: after any stop, also inside a
+ * word ("Next.js" becomes "Next." and "js"). The learned weights were trained on that split, so it
+ * stays for training (`--check` reproduces them); `SENTENCE_END` is for text a user reads.
+ */
+const TRAINING_SPLIT = /(?<=[.!?。！？；;])\s*/u;
+/** A sentence ends at a Latin stop followed by a space (not inside "Next.js" or ".h5ad"), or at a CJK stop. */
+export const SENTENCE_END = /(?<=[.!?;])\s+|(?<=[。！？；])\s*/u;
+
+/**
+ * Sentences and headings of a skill that a request could paraphrase. `split` is where a
+ * description's sentences end (default: the training writer's).
+ */
+export function fragments(doc: SkillDoc, split: RegExp = TRAINING_SPLIT): { description: string[]; headings: string[] } {
   const description = doc.description
-    .split(/(?<=[.!?。！？；;])\s*/u)
+    .split(split)
     .map((s) => s.replace(/^(?:use (?:this skill )?(?:when(?: the user)?|for|to)|this skill (?:should be used when|helps?|is for)|triggers? (?:on|when))\s*[:,]?\s*/i, '').trim())
     .filter((s) => s.length >= (hasCjk(s) ? 6 : 15));
   const heads = headings(doc.body)
