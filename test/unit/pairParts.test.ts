@@ -151,5 +151,8 @@ describe('product splits', () => {
     const pro = doc('a/fastapi-pro', 'fastapi-pro', 'Build high-performance async APIs with FastAPI.');
     const templates = doc('a/fastapi-templates', 'fastapi-templates', 'Create production-ready FastAPI projects.');
     assert.equal(productSplit(pro, templates, words), null, 'pro and templates are not products');
+    const nextflow = doc('a/nextflow-development', 'nextflow-development', 'Run Nextflow pipelines on sequencing data.');
+    const qc = doc('a/single-cell-rna-qc', 'single-cell-rna-qc', 'Performs QC on single-cell RNA-seq data.');
+    assert.equal(productSplit(nextflow, qc, words), null, 'names that share no word are not one job for two products');
   });
 });

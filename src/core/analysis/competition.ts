@@ -190,10 +190,12 @@ function properNoun(word: string, description: string): string | null {
 }
 
 /**
- * The products that set two skills apart, when each name has a word the other lacks that its
- * description writes as a proper noun (PayPal vs Stripe, Box vs Dropbox), and that few skills'
- * names and descriptions use (`rare`): the same job for another service is a platform split the
- * agent cannot guess. Null when either side has none.
+ * The products that set two skills apart, when their names share a word (the job: `payments` of
+ * paypal-payments and stripe-payments) and each has a word the other lacks that its description
+ * writes as a proper noun (PayPal vs Stripe, Box vs Dropbox), and that few skills' names and
+ * descriptions use (`rare`): the same job for another service is a platform split the agent
+ * cannot guess. Null when the names share no word (nextflow-development and single-cell-rna-qc
+ * are not one job, and "QC" is no product) or either side has no such word.
  */
 export function productSplit(
   x: SkillDoc,
@@ -205,6 +207,7 @@ export function productSplit(
   const terms = (doc: SkillDoc) => new Set(words(doc).flatMap((w) => analyser(w)));
   const tx = terms(x);
   const ty = terms(y);
+  if (![...tx].some((t) => ty.has(t))) return null;
   // A product is named by few skills; "Infrastructure" or "Code" capitalised in a title is not one.
   const own = (doc: SkillDoc, others: Set<string>) =>
     words(doc)
