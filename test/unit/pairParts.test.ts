@@ -42,6 +42,11 @@ describe('probe requests', () => {
     assert.deepEqual(probeRequests(cut, [], 4).map((p) => p.query), ['are read and checked for errors', 'Load tables from spreadsheets']);
   });
 
+  it('skip sentences about how the skill is invoked, which no request says', () => {
+    const d = doc('a/tax-prep', 'tax-prep', 'Organise receipts and forms for a tax return. Accepts optional mode and year arguments. Requires Python 3.10 or later.');
+    assert.deepEqual(probeRequests(d, [], 4).map((p) => p.query), ['Organise receipts and forms for a tax return']);
+  });
+
   it('skip template text that many skills share', () => {
     const d = doc('a/hig-inputs', 'hig-inputs', 'Check the design context first. Guidance for gestures, keyboards and game controllers.');
     const shared = (key: string) => key === 'check the design context first';
