@@ -33,7 +33,7 @@ import type { OpenLibraryOptions } from '../node/library';
 import type { IndexStatus, InitializationOptions, ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
 import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
-import { cancelOnce, FolderLibrary, innermostLibrary } from './folderLibrary';
+import { cancelOnce, FolderLibrary, innermostLibrary, type RequestToken } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
 import { routeFolders } from './listingRanks';
@@ -552,8 +552,10 @@ export class WorkspaceIndex {
    * over a client's listing: listingRanks.ts). `token` reaches the engine; once it is cancelled
    * the request rejects with `CancelledError`, and no further folder is ranked.
    */
-  async route(params: RouteParams, token?: CancelToken): Promise<RouteResponse> {
+  async route(params: RouteParams, token?: RequestToken): Promise<RouteResponse> {
     const libs = [...this.libraries.values()].filter((l) => (!params.folder || l.uri === params.folder));
+    // A request sent while a folder is (first) indexed waits for it, or for its own cancellation.
+    await Promise.all(libs.map((l) => l.settled(token)));
     const ready = libs.filter((l) => l.state === 'ready' && l.service);
     if (!ready.length) {
       const why = libs.length ? `the skill index is ${libs.map((l) => l.state).join(', ')}` : 'no workspace folder is open';
