@@ -1,8 +1,24 @@
 // Bundles each entry point. Native modules and the TF.js reference runtime stay external:
 // they load their binaries from node_modules at run time.
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+
+// gray-matter's js-yaml 3 requires esprima at load time for its `!!js/function` tag (~0.1 s of
+// every CLI start). Only its safe loader is used (src/core/parse/frontMatter.ts), whose schema has
+// no JavaScript tags, so the bundles leave esprima out: js-yaml then treats the tag as unknown, as
+// it does in a browser.
+const ESPRIMA_LINE = "esprima = _require('esprima');";
+const noEsprima = {
+  name: 'no-esprima',
+  setup(build) {
+    build.onLoad({ filter: /js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(ESPRIMA_LINE)) throw new Error(`${args.path}: the esprima require moved; update esbuild.mjs`);
+      return { contents: source.replace(ESPRIMA_LINE, 'esprima = undefined;'), loader: 'js' };
+    });
+  },
+};
 
 const external = [
   'onnxruntime-node',
@@ -20,6 +36,7 @@ const common = {
   sourcemap: 'linked',
   external,
   logLevel: 'warning',
+  plugins: [noEsprima],
 };
 
 const entries = {

@@ -213,7 +213,8 @@ async function runIndex(args: string[], io: CliIo, deps: Deps): Promise<number> 
 async function runValidate(args: string[], io: CliIo, deps: Deps): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { ...LIBRARY_OPTIONS } });
   const target = positionals[0] ?? values.library ?? '.';
-  const opts = { ...engineOptions(values, io, target), noModel: true };
+  // Findings come from parsing alone: nothing is analysed, and the analysis snapshot is not read.
+  const opts = { ...engineOptions(values, io, target), noModel: true, parseOnly: true };
   opts.progress = stderrProgress(io, true);
   const service = await deps.openLibrary(opts);
   try {

@@ -51,6 +51,7 @@ export abstract class KeyedCacheFile<V> {
   }
 
   protected async load(): Promise<void> {
+    await removeStaleTemps(this.file, this.log);
     let buf: Buffer;
     try {
       buf = await fs.readFile(this.file);
@@ -92,6 +93,36 @@ export abstract class KeyedCacheFile<V> {
     }
     await fs.rename(tmp, this.file);
     this.dirty = false;
+  }
+}
+
+/** Whether process `pid` is running (one we may not signal is running too). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what a process killed while it wrote `file` left beside it: `<file>.<pid>.tmp` of a
+ * process no longer running (the file itself is replaced by rename only, so it is still whole).
+ * This process's own are left alone: another engine in it may be writing.
+ */
+export async function removeStaleTemps(file: string, log: Logger): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = /^(\d+)\.tmp$/.exec(name.slice(prefix.length))?.[1];
+    if (!pid || Number(pid) === process.pid || running(Number(pid))) continue;
+    await fs.rm(path.join(dir, name), { force: true }).then(
+      () => log.info(`removed ${path.join(dir, name)}, left by a write that did not finish`),
+      () => undefined,
+    );
   }
 }
 

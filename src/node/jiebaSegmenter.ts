@@ -5,6 +5,13 @@ import type { Segmenter } from '../core/text/analyse';
 
 let cached: Segmenter | undefined;
 
+/** The installed jieba's version (read from its package.json, without loading it); throws when it is missing. */
+export function jiebaVersion(): string {
+  const dir = path.dirname(require.resolve('@node-rs/jieba/package.json'));
+  const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+  return `jieba@${version}`;
+}
+
 /** Loads jieba's dictionary once (~250 ms) and returns a segmenter. */
 export function jiebaSegmenter(): Segmenter {
   if (cached) return cached;

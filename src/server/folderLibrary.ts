@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import type { CancellationTokenSource } from 'vscode-languageserver';
+import type { CancellationToken, CancellationTokenSource } from 'vscode-languageserver';
 import type { IndexStats, LiveSkillService } from '../core/service';
-import type { Logger, ProgressSink } from '../core/types';
+import { CancelledError, throwIfCancelled, type CancelToken, type Logger, type ProgressSink } from '../core/types';
 import { defaultCacheDir, type Device, type OpenLibraryOptions } from '../node/library';
 import type { IndexState, InitializationOptions } from '../shared/protocol';
 import { errorMessage } from './logger';
@@ -24,10 +24,15 @@ export function cancelOnce(source: CancellationTokenSource | null | undefined): 
   if (source && !source.token.isCancellationRequested) source.cancel();
 }
 
+/** A request's token: the engine's, with the LSP event when the request came over a connection. */
+export type RequestToken = CancelToken & Partial<Pick<CancellationToken, 'onCancellationRequested'>>;
+
 /** A workspace folder's library: its engine, index state, findings and work queue. */
 export class FolderLibrary {
   service: LiveSkillService | null = null;
-  state: IndexState = 'starting';
+  private current: IndexState = 'starting';
+  /** Called once the index run in progress settles (ready, cancelled, error) or the library closes. */
+  private settleWaiters = new Set<() => void>();
   stats: IndexStats | null = null;
   error: string | null = null;
   settings: ServerSettings = DEFAULT_SETTINGS;
@@ -41,10 +46,52 @@ export class FolderLibrary {
   /** Cancels the index run in progress for this folder. */
   cancel: CancellationTokenSource | null = null;
   private flushTimer: Timer | undefined;
+  private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
   /** `flushAfterMs`: quiet time after the last update before the vector cache is written. */
   constructor(readonly uri: string, readonly root: string, private readonly log: Logger, private readonly flushAfterMs: number) {}
+
+  get state(): IndexState {
+    return this.current;
+  }
+
+  set state(next: IndexState) {
+    this.current = next;
+    if (!this.busy) this.wakeWaiters();
+  }
+
+  /** Whether an index run is due or in progress: a request now waits for it (see `settled`). */
+  get busy(): boolean {
+    return this.current === 'starting' || this.current === 'indexing';
+  }
+
+  /**
+   * Resolves once the library is not indexing (at once when it is not), or when it closes;
+   * rejects with `CancelledError` when `token` is cancelled first. Requests sent during the first
+   * index wait here instead of being refused.
+   */
+  settled(token?: RequestToken): Promise<void> {
+    if (!this.busy || this.closed) return Promise.resolve();
+    throwIfCancelled(token);
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        this.settleWaiters.delete(wake);
+        sub?.dispose();
+        resolve();
+      };
+      const sub = token?.onCancellationRequested?.(() => {
+        this.settleWaiters.delete(wake);
+        sub?.dispose();
+        reject(new CancelledError());
+      });
+      this.settleWaiters.add(wake);
+    });
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.settleWaiters]) wake();
+  }
 
   get name(): string {
     return path.basename(this.root);
@@ -83,6 +130,8 @@ export class FolderLibrary {
   async close(): Promise<void> {
     cancelOnce(this.cancel);
     this.generation++;
+    this.closed = true;
+    this.wakeWaiters();
     await this.run(() => this.disposeService());
   }
 

@@ -33,7 +33,7 @@ import type { OpenLibraryOptions } from '../node/library';
 import type { IndexStatus, InitializationOptions, ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
 import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
-import { cancelOnce, FolderLibrary, innermostLibrary } from './folderLibrary';
+import { cancelOnce, FolderLibrary, innermostLibrary, type RequestToken } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
 import { routeFolders } from './listingRanks';
@@ -77,6 +77,9 @@ export interface WorkspaceIndexOptions {
 }
 
 const now = () => performance.now();
+
+/** Changed files in one watched-files batch from which the library is re-read in one index run (a branch switch). */
+export const BATCH_REREAD = 64;
 
 export class WorkspaceIndex {
   private readonly libraries = new Map<string, FolderLibrary>();
@@ -399,8 +402,10 @@ export class WorkspaceIndex {
     if (!keys.length) return;
     await lib.run(async () => {
       if (!lib.service || lib.state !== 'ready') return;
+      const changed = lib.expandDeletedFolders(keys).filter((k) => !this.docs.has(k));
+      if (changed.length >= BATCH_REREAD) return this.rereadAll(lib, changed.length);
       const ids: string[] = [];
-      for (const key of lib.expandDeletedFolders(keys).filter((k) => !this.docs.has(k))) {
+      for (const key of changed) {
         const ref = this.refFor(lib, key);
         if (!ref) continue;
         const bytes = await fs.readFile(key).then((b) => new Uint8Array(b), () => null);
@@ -415,6 +420,30 @@ export class WorkspaceIndex {
       lib.flushLater();
       this.emitStatus();
     });
+  }
+
+  /**
+   * A batch of changed files as large as a branch switch: one index run of the engine (unchanged
+   * files cost a stat, the changed ones are read, analysed and embedded together, in slices),
+   * then every skill re-published and the cross-skill checks run again, as after the first index.
+   * File by file, each update re-derived library-wide state; thousands of them took minutes.
+   */
+  private async rereadAll(lib: FolderLibrary, files: number): Promise<void> {
+    const service = lib.service!;
+    const t0 = now();
+    const source = new CancellationTokenSource();
+    lib.cancel = source;
+    try {
+      await service.index({ token: source.token });
+    } finally {
+      if (lib.cancel === source) lib.cancel = null;
+    }
+    if (lib.service !== service || this.disposed) return;
+    this.passes.stopRecheck(lib); // the pass below finds every pair
+    this.publishAll(lib, true);
+    lib.flushLater();
+    this.host.log.info(`${lib.name}: ${files} changed files re-read as one batch in ${Math.round(now() - t0)} ms`);
+    this.emitStatus(true);
   }
 
   private async updateOne(lib: FolderLibrary, ref: SkillFileRef, bytes: Uint8Array | null, token?: CancelToken): Promise<SkillDoc | null> {
@@ -552,8 +581,10 @@ export class WorkspaceIndex {
    * over a client's listing: listingRanks.ts). `token` reaches the engine; once it is cancelled
    * the request rejects with `CancelledError`, and no further folder is ranked.
    */
-  async route(params: RouteParams, token?: CancelToken): Promise<RouteResponse> {
+  async route(params: RouteParams, token?: RequestToken): Promise<RouteResponse> {
     const libs = [...this.libraries.values()].filter((l) => (!params.folder || l.uri === params.folder));
+    // A request sent while a folder is (first) indexed waits for it, or for its own cancellation.
+    await Promise.all(libs.map((l) => l.settled(token)));
     const ready = libs.filter((l) => l.state === 'ready' && l.service);
     if (!ready.length) {
       const why = libs.length ? `the skill index is ${libs.map((l) => l.state).join(', ')}` : 'no workspace folder is open';

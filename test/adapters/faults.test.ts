@@ -26,6 +26,7 @@ import { defaultModelDir, openLibrary, type OpenLibraryOptions } from '../../src
 import { VECTOR_FILE } from '../../src/node/vectorCache';
 import { ANALYSIS_FILE } from '../../src/node/analysisSnapshot';
 import { PARSE_FILE } from '../../src/node/parseSnapshot';
+import { SEGMENTS_FILE } from '../../src/node/segmentMemo';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples/library');
@@ -153,7 +154,7 @@ describe('faults', function () {
     }
 
     function vectorsFile(cacheDir: string): string {
-      const model = readdirSync(cacheDir).find((f) => f !== ANALYSIS_FILE && f !== PARSE_FILE)!;
+      const model = readdirSync(cacheDir).find((f) => f !== ANALYSIS_FILE && f !== PARSE_FILE && f !== SEGMENTS_FILE)!;
       return path.join(cacheDir, model, VECTOR_FILE);
     }
 

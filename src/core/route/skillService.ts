@@ -73,6 +73,12 @@ export interface SkillServiceInit {
   /** Set-selection thresholds (see setSelection.ts); override the fitted ones. */
   set?: Partial<SetOptions>;
   logger?: Logger;
+  /**
+   * Read and validate only (`skill-router validate`): `index` parses the skills (from `parseCache`
+   * where it can) and keeps them with their findings; nothing is analysed, embedded or written to
+   * the analysis and vector caches, so routing finds nothing.
+   */
+  parseOnly?: boolean;
   /** Called when the service is disposed (close sessions, files). */
   onDispose?: () => Promise<void> | void;
 }
@@ -373,6 +379,7 @@ class Engine implements RoutingEngine {
     const t0 = Date.now();
     const { token } = opts;
     const { docs, failed, flush: flushParses } = await readSkills(this.init.workspace, this.profileIds, { parseCache: this.init.parseCache, token, progress: opts.progress });
+    if (this.init.parseOnly) return this.keepParsed(docs, failed, flushParses, t0);
     this.names = new SkillNames(docs);
     const seen = new Set<string>();
     const changed: SkillDoc[] = [];
@@ -414,6 +421,16 @@ class Engine implements RoutingEngine {
     };
     if (!this.init.embedder) stats.denseDisabled = this.init.embedderError ?? 'no embedding model configured';
     return stats;
+  }
+
+  /** The parse-only index (`init.parseOnly`): the skills and their findings, nothing derived. */
+  private async keepParsed(docs: readonly SkillDoc[], failed: { path: string; message: string }[], flushParses: () => Promise<void>, t0: number): Promise<IndexStats> {
+    this.entries.clear();
+    for (const doc of docs) this.entries.set(doc.id, new Entry(doc, new Set(), [], [], 0));
+    this.failed = failed;
+    this.resort();
+    await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
+    return { skills: docs.length, cached: 0, embedded: 0, failed: failed.length, ms: Date.now() - t0, model: null, denseDisabled: 'read and validate only' };
   }
 
   skill(id: string): SkillDoc | undefined {
@@ -467,6 +484,7 @@ class Engine implements RoutingEngine {
   }
 
   async flushCache(): Promise<void> {
+    if (this.init.parseOnly) return;
     await this.flushAnalyses();
     await this.vectors?.flush(this.sorted);
   }
