@@ -114,6 +114,11 @@ describe('closeness and suite siblings', () => {
     assert.equal(presentsAsUmbrella(doc('a/pdf-router', 'pdf-router', 'Send PDF work on.')), true);
     assert.equal(presentsAsUmbrella(doc('a/shopify-apps', 'shopify-apps', 'Shopify apps with React Router and App Bridge.')), false);
     assert.equal(presentsAsUmbrella(doc('a/biz', 'business-growth', '4 business growth agent skills and plugins for Claude Code.')), true);
+    assert.equal(presentsAsUmbrella(doc('a/next', 'nextjs-app-router-patterns', 'Master Next.js App Router with Server Components.')), false, 'the App Router is a topic');
+    assert.equal(presentsAsUmbrella(doc('a/py', 'azure-search-documents-py', 'Azure AI Search Python SDK，用于向量搜索、索引管理和技能集。')), false, 'index management is a topic');
+    assert.equal(presentsAsUmbrella(doc('a/seo', 'frontend-seo', '可移植的 SEO 系统，按路由构建元数据。')), false, 'per route is a topic');
+    assert.equal(presentsAsUmbrella(doc('a/hub', 'dev-tools', '开发工具的统一入口，根据任务路由到对应的子技能。')), true);
+    assert.equal(presentsAsUmbrella(doc('a/zh', 'marketing', '营销技能合集：包含 12 个技能。')), true);
   });
 });
 

@@ -155,15 +155,18 @@ export function saysItsOwnJobFirst(x: SkillDoc, y: SkillDoc, analyser: (text: st
 
 /** Words with which a skill presents itself as an umbrella over others: a router, an index, a bundle. */
 const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|index|bundle|hub|suite|skills|start)(?:$|[-_\s])/iu;
-const UMBRELLA_TEXT = /(?<![\p{L}])(?:(?:a|the) router|router for|entry point|start here|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?(?:agent )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|\d+ [\p{L}-]+(?: [\p{L}-]+)? (?:agent )?skills)(?![\p{L}])|统一入口|路由|索引|合集/iu;
+const UMBRELLA_TEXT = /(?<![\p{L}])(?:(?:a|the) router|router for|entry point|start here|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?(?:agent )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|\d+ [\p{L}-]+(?: [\p{L}-]+)? (?:agent )?skills)(?![\p{L}])|统一入口|入口技能|技能(?:路由|索引|合集|集合|目录)|路由到(?:其他|对应|合适)?的?(?:子)?技能|(?:\d+|多)个(?:子)?技能/iu;
+/** A router that is a library's topic, not a skill's role: Next.js's App Router, React Router. */
+const ROUTER_LIBRARY = /(?<![\p{L}])(?:app|react|vue|angular|tanstack|express|next(?:\.?js)?|remix|expo|koa|hono|fastapi|api)[-_\s]router(?![\p{L}])/iu;
 
 /**
  * Whether a skill presents itself as an umbrella (a router, index or bundle of skills). Stricter
  * than the routing judgement's `isUmbrella`: "company fundamentals" or "React Router" in a
- * description is a topic, not an umbrella.
+ * description, `nextjs-app-router-patterns` as a name, 索引管理 (index management) or 按路由
+ * (per route) are topics, not an umbrella.
  */
 export function presentsAsUmbrella(doc: SkillDoc): boolean {
-  return UMBRELLA_NAME.test(doc.name) || UMBRELLA_TEXT.test(doc.description);
+  return (UMBRELLA_NAME.test(doc.name) && !ROUTER_LIBRARY.test(doc.name)) || UMBRELLA_TEXT.test(doc.description);
 }
 
 /** The first sentence of a description (where an agent looks first); "Node.js" does not end one. */
