@@ -45,6 +45,8 @@ describe('probe requests', () => {
   it('skip sentences about how the skill is invoked, which no request says', () => {
     const d = doc('a/tax-prep', 'tax-prep', 'Organise receipts and forms for a tax return. Accepts optional mode and year arguments. Requires Python 3.10 or later.');
     assert.deepEqual(probeRequests(d, [], 4).map((p) => p.query), ['Organise receipts and forms for a tax return']);
+    const hr = doc('a/hr-pro', 'hr-pro', 'HR partner for hiring and onboarding. Ask for jurisdiction and company context before advising. Use PROACTIVELY for leave and PTO policies.');
+    assert.deepEqual(probeRequests(hr, [], 4).map((p) => p.query), ['HR partner for hiring and onboarding', 'leave and PTO policies']);
   });
 
   it('skip template text that many skills share', () => {
@@ -119,6 +121,7 @@ describe('closeness and suite siblings', () => {
     assert.equal(presentsAsUmbrella(doc('a/seo', 'frontend-seo', '可移植的 SEO 系统，按路由构建元数据。')), false, 'per route is a topic');
     assert.equal(presentsAsUmbrella(doc('a/hub', 'dev-tools', '开发工具的统一入口，根据任务路由到对应的子技能。')), true);
     assert.equal(presentsAsUmbrella(doc('a/zh', 'marketing', '营销技能合集：包含 12 个技能。')), true);
+    assert.equal(presentsAsUmbrella(doc('a/s', 'suggest-awesome-github-copilot-skills', 'Suggest relevant GitHub Copilot skills from the awesome-copilot repository.')), false, '"skills" in a name is a topic here');
   });
 });
 

@@ -154,7 +154,9 @@ export function saysItsOwnJobFirst(x: SkillDoc, y: SkillDoc, analyser: (text: st
 }
 
 /** Words with which a skill presents itself as an umbrella over others: a router, an index, a bundle. */
-const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|index|bundle|hub|suite|skills|start)(?:$|[-_\s])/iu;
+// Only words that name the role: "skills", "index" or "start" in a name name topics as often
+// (suggest-awesome-github-copilot-skills, elasticsearch-index); such an umbrella says so in its description.
+const UMBRELLA_NAME = /(?:^|[-_\s])(?:router|bundle|hub)(?:$|[-_\s])/iu;
 const UMBRELLA_TEXT = /(?<![\p{L}])(?:(?:a|the) router|router for|entry point|start here|hands? off to|routes? (?:to|requests)|index of|collection of (?:\d+ )?(?:agent )?skills|bundle of|catalog(?:ue)? of|meta-skill|umbrella|\d+ [\p{L}-]+(?: [\p{L}-]+)? (?:agent )?skills)(?![\p{L}])|统一入口|入口技能|技能(?:路由|索引|合集|集合|目录)|路由到(?:其他|对应|合适)?的?(?:子)?技能|(?:\d+|多)个(?:子)?技能/iu;
 /** A router that is a library's topic, not a skill's role: Next.js's App Router, React Router. */
 const ROUTER_LIBRARY = /(?<![\p{L}])(?:app|react|vue|angular|tanstack|express|next(?:\.?js)?|remix|expo|koa|hono|fastapi|api)[-_\s]router(?![\p{L}])/iu;

@@ -48,10 +48,13 @@ export function withoutNamedSubject(text: string, name: string): string {
 const NOT_A_TOPIC = /^(?:table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|workflow|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*)$/iu;
 
 /**
- * A description sentence about how the skill is invoked or what it needs, not a job a user asks
- * for ("Accepts optional mode and year arguments", "Requires Python 3.10"): no request says it.
+ * A description sentence about how the skill is invoked or what it needs, or an instruction to the
+ * agent, not a job a user asks for ("Accepts optional mode and year arguments", "Requires Python
+ * 3.10", "Ask for jurisdiction and company context before advising"): no request says it.
  */
-const NOT_A_REQUEST = /^(?:accepts|takes|expects|requires|supports (?:an? )?(?:optional|flags?|arguments?))\b|^(?:arguments?|args|parameters?|options?|flags?|inputs?)\s*:/iu;
+const NOT_A_REQUEST = /^(?:accepts|takes|expects|requires|supports (?:an? )?(?:optional|flags?|arguments?))\b|^(?:arguments?|args|parameters?|options?|flags?|inputs?)\s*:|^(?:always|never|do not|don't|ask (?:for|the user)|make sure|be sure|avoid|prefer)\b/iu;
+/** "Use PROACTIVELY for …" says when, as "Use when …" does: what follows is the request. */
+const PROACTIVELY = /^use proactively (?:for|when|to)\s*/iu;
 
 /** Whether a heading only repeats the skill's name. */
 function sameWords(heading: string, name: string): boolean {
@@ -132,7 +135,7 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
   };
   for (const a of authored) add(a.query, a.source);
   const f = fragments(doc, SENTENCE_END);
-  const sentences = f.description.filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s)).map((s) => withoutNamedSubject(fitSentence(s), doc.name));
+  const sentences = f.description.map((s) => s.replace(PROACTIVELY, '')).filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s)).map((s) => withoutNamedSubject(fitSentence(s), doc.name));
   const heads = f.headings.map((h) => tidy(h)).filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h))).slice(0, 2);
   const headingProbe = heads.join(hasCjk(heads.join('')) ? '，' : ', ');
   const written: Probe[] = [];
