@@ -53,6 +53,15 @@ describe('validateFrontMatter', () => {
     assert.equal(f.range.start.line, 4, 'the finding points at the key');
   });
 
+  it('says which client a field belongs to, and how to accept it; nothing for a field no client knows', () => {
+    const text = '---\nname: my-skill\ndescription: d\nuser-invocable: false\ncolour: red\n---\n';
+    const [colour, invocable] = validateFrontMatter(parseFrontMatter(text), 'my-skill');
+    assert.match(invocable.message, /user-invocable\. .* It is a field of Claude Code and GitHub Copilot: check for one of them to accept it \(`--profile claude-code`/);
+    assert.match(colour.message, /colour\. Only .*\(the spec\)\.$/);
+    const withCodex = validateFrontMatter(parseFrontMatter('---\nname: my-skill\ndescription: d\nwhen_to_use: x\n---\n'), 'my-skill', ['codex']);
+    assert.match(withCodex[0].message, /It is a field of Claude Code: check for that client/);
+  });
+
   it('applies each client listing rule', () => {
     const long = `---\nname: my-skill\ndescription: ${'d'.repeat(1100)}\n---\n`;
     const codex = validateFrontMatter(parseFrontMatter(long), 'my-skill', ['codex']).filter((f) => f.code === 'skill.budget');

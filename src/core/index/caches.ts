@@ -33,7 +33,7 @@ export interface AnalysisCache {
  * Bump when what `parseSkill` produces for the same bytes changes (new fields, other findings),
  * so persisted parses are not reused.
  */
-export const PARSE_VERSION = 1;
+export const PARSE_VERSION = 2;
 
 /**
  * Persistent parsed skills by file stamp (see `SkillWorkspace.stamp`): a reopen skips reading and

@@ -10,6 +10,7 @@ import {
   MAX_COMPATIBILITY,
   MAX_DESCRIPTION,
   MAX_NAME,
+  PROFILES,
   type ClientProfile,
   type ProfileId,
 } from '../profiles';
@@ -58,7 +59,7 @@ export function validateFrontMatter(
     const scope = profiles.length === 1 && profiles[0] === 'spec' ? 'the spec' : profiles.map((p) => CLIENT_PROFILES[p].label).join(', ');
     for (const key of extra) {
       add(ctx, 'frontmatter.unknown-key', 'warning',
-        `Unexpected fields in frontmatter: ${key}. Only ${[...allowed].sort().join(', ')} are allowed (${scope}).`, key);
+        `Unexpected fields in frontmatter: ${key}. Only ${[...allowed].sort().join(', ')} are allowed (${scope}).${clientKeyHint(key, profiles)}`, key);
     }
   }
   validateName(ctx, data);
@@ -188,4 +189,16 @@ function validateProfile(ctx: Ctx, profile: ClientProfile): void {
       `${profile.label} lists only the first ${profile.listingCap} characters of ${profile.listingFields.join(' + ')} ` +
       `(${listing.full} here): the rest is cut from what the agent sees.`, 'description', profile.id);
   }
+}
+
+/**
+ * When `key` is a field of a client not checked for ("user-invocable" is Claude Code's and
+ * Copilot's), how to accept it; empty otherwise.
+ */
+function clientKeyHint(key: string, profiles: readonly ProfileId[]): string {
+  const clients = PROFILES.filter((p) => !profiles.includes(p) && CLIENT_PROFILES[p].extraKeys.includes(key));
+  if (!clients.length) return '';
+  const labels = clients.map((p) => CLIENT_PROFILES[p].label);
+  const names = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  return ` It is a field of ${names}: check for ${clients.length > 1 ? 'one of them' : 'that client'} to accept it (\`--profile ${clients[0]}\`, \`profiles\` in skill-router.yaml, or the skillRouter.profiles setting).`;
 }
