@@ -4,28 +4,11 @@
  * the engine as a cancelled token and is answered with the LSP RequestCancelled error.
  */
 import { strict as assert } from 'node:assert';
-import { PassThrough } from 'node:stream';
-import {
-  CancellationTokenSource,
-  createProtocolConnection,
-  InitializedNotification,
-  InitializeRequest,
-  LSPErrorCodes,
-  ResponseError,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type CancellationToken,
-  type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
-import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
-import { createSkillService } from '../../src/core/route/skillService';
+import { CancellationTokenSource, LSPErrorCodes, ResponseError, type CancellationToken, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import type { CancelToken } from '../../src/core/types';
-import { startServer } from '../../src/server/server';
-import { IndexStatusNotification, RouteRequest, type IndexStatus } from '../../src/shared/protocol';
-import { MemoryWorkspace, skill } from '../helpers/fakes';
-
-const FOLDER = 'file:///lib';
+import { RouteRequest } from '../../src/shared/protocol';
+import { skill } from '../helpers/fakes';
+import { startInProcess, type InProcessServer } from './inProcessServer';
 
 /** Resolves once the connection's token is cancelled (a token without the event never is). */
 function cancelled(token: CancelToken | undefined): Promise<void> {
@@ -34,7 +17,7 @@ function cancelled(token: CancelToken | undefined): Promise<void> {
 }
 
 describe('server: route cancellation', () => {
-  let server: Connection;
+  let lsp: InProcessServer;
   let client: ProtocolConnection;
   /** While set, the engine's route waits for its token to be cancelled before it ranks. */
   let hold = false;
@@ -42,52 +25,27 @@ describe('server: route cancellation', () => {
   let entered: (token: CancelToken | undefined) => void = () => undefined;
 
   before(async () => {
-    const toServer = new PassThrough();
-    const toClient = new PassThrough();
-    server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
     const files = new Map<string, string>([
       ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.')],
       ['k8s-deploy/SKILL.md', skill('k8s-deploy', 'Deploy services to Kubernetes with Helm charts.')],
     ]);
-    startServer(server, {
-      openLibrary: async (opts) => {
-        const svc = createSkillService({ root: opts.root, workspace: new MemoryWorkspace(files), embedder: null, profiles: opts.profiles });
-        const route = svc.route.bind(svc);
-        svc.route = async (query, o) => {
-          const call: (typeof seen)[number] = { token: o?.token };
-          seen.push(call);
-          entered(o?.token);
-          if (hold && o?.token) await cancelled(o.token);
-          call.cancelledAtRank = o?.token?.isCancellationRequested ?? false;
-          return route(query, o);
-        };
-        return svc;
-      },
+    lsp = await startInProcess(files, (svc) => {
+      const route = svc.route.bind(svc);
+      svc.route = async (query, o) => {
+        const call: (typeof seen)[number] = { token: o?.token };
+        seen.push(call);
+        entered(o?.token);
+        if (hold && o?.token) await cancelled(o.token);
+        call.cancelledAtRank = o?.token?.isCancellationRequested ?? false;
+        return route(query, o);
+      };
+      return svc;
     });
-    server.listen();
-    client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
-    const ready = new Promise<void>((resolve) => {
-      client.onNotification(IndexStatusNotification, (s: IndexStatus) => {
-        if (s.folders.length && s.folders.every((f) => f.state === 'ready') && !s.analysis) resolve();
-      });
-    });
-    client.listen();
-    await client.sendRequest(InitializeRequest.type, {
-      processId: null,
-      rootUri: FOLDER,
-      workspaceFolders: [{ uri: FOLDER, name: 'lib' }],
-      initializationOptions: { model: { enabled: false } },
-      capabilities: {},
-    });
-    await client.sendNotification(InitializedNotification.type, {});
-    await ready;
+    client = lsp.client;
+    await lsp.ready;
   });
 
-  after(async () => {
-    await client.sendRequest(ShutdownRequest.type);
-    client.dispose();
-    server.dispose();
-  });
+  after(() => lsp.stop());
 
   it('answers a route that nobody cancels, and the engine gets the request token', async () => {
     const r = await client.sendRequest(RouteRequest, { query: 'clean a messy csv file', k: 1 });

@@ -5,30 +5,15 @@
  * client: every one is answered, with a ranking or with RequestCancelled, and none is lost.
  */
 import { strict as assert } from 'node:assert';
-import { PassThrough } from 'node:stream';
-import {
-  CancellationTokenSource,
-  createProtocolConnection,
-  InitializedNotification,
-  InitializeRequest,
-  LSPErrorCodes,
-  ResponseError,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
-import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
-import { createSkillService } from '../../src/core/route/skillService';
-import { startServer } from '../../src/server/server';
-import { IndexStatusNotification, RouteRequest, type IndexStatus, type RouteResponse } from '../../src/shared/protocol';
-import { MemoryWorkspace, skill } from '../helpers/fakes';
+import { CancellationTokenSource, LSPErrorCodes, ResponseError, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { RouteRequest, type RouteResponse } from '../../src/shared/protocol';
+import { skill } from '../helpers/fakes';
+import { startInProcess, type InProcessServer } from './inProcessServer';
 
-const FOLDER = 'file:///lib';
 const REQUESTS = 20;
 
 describe('server: route requests during the first index', () => {
-  let server: Connection;
+  let lsp: InProcessServer;
   let client: ProtocolConnection;
   let releaseIndex: () => void = () => undefined;
   let indexEntered: Promise<void>;
@@ -36,9 +21,6 @@ describe('server: route requests during the first index', () => {
   let routed = 0;
 
   before(async () => {
-    const toServer = new PassThrough();
-    const toClient = new PassThrough();
-    server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
     const files = new Map<string, string>([
       ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.')],
       ['k8s-deploy/SKILL.md', skill('k8s-deploy', 'Deploy services to Kubernetes with Helm charts.')],
@@ -47,46 +29,27 @@ describe('server: route requests during the first index', () => {
     const held = new Promise<void>((resolve) => (releaseIndex = resolve));
     let entered: () => void = () => undefined;
     indexEntered = new Promise<void>((resolve) => (entered = resolve));
-    startServer(server, {
-      openLibrary: async (opts) => {
-        const svc = createSkillService({ root: opts.root, workspace: new MemoryWorkspace(files), embedder: null, profiles: opts.profiles });
-        const index = svc.index.bind(svc);
-        svc.index = async (o) => {
-          entered();
-          await held;
-          return index(o);
-        };
-        const route = svc.route.bind(svc);
-        svc.route = async (query, o) => {
-          routed++;
-          return route(query, o);
-        };
-        return svc;
-      },
+    lsp = await startInProcess(files, (svc) => {
+      const index = svc.index.bind(svc);
+      svc.index = async (o) => {
+        entered();
+        await held;
+        return index(o);
+      };
+      const route = svc.route.bind(svc);
+      svc.route = async (query, o) => {
+        routed++;
+        return route(query, o);
+      };
+      return svc;
     });
-    server.listen();
-    client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
-    ready = new Promise<void>((resolve) => {
-      client.onNotification(IndexStatusNotification, (s: IndexStatus) => {
-        if (s.folders.length && s.folders.every((f) => f.state === 'ready') && !s.analysis) resolve();
-      });
-    });
-    client.listen();
-    await client.sendRequest(InitializeRequest.type, {
-      processId: null,
-      rootUri: FOLDER,
-      workspaceFolders: [{ uri: FOLDER, name: 'lib' }],
-      initializationOptions: { model: { enabled: false } },
-      capabilities: {},
-    });
-    await client.sendNotification(InitializedNotification.type, {});
+    client = lsp.client;
+    ready = lsp.ready;
   });
 
   after(async () => {
     releaseIndex();
-    await client.sendRequest(ShutdownRequest.type);
-    client.dispose();
-    server.dispose();
+    await lsp.stop();
   });
 
   it('answers every one of 20 requests sent while the first index runs, with a ranking or as cancelled', async () => {
