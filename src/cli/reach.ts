@@ -10,7 +10,7 @@ import { parseQueries } from '../core/eval/queries';
 import { isListingClient, LISTING_CLIENTS, LISTING_RULES, type ListingClient, type ListingOptions } from '../core/profiles';
 import type { SkillReach } from '../core/reach/measure';
 import { defaultCacheDir } from '../node/library';
-import { discoverConfig, discoverTests, isDirectory, parseConfig } from './check/config';
+import { discoverTests, displayPath, isDirectory, loadConfig } from './check/config';
 import { parseRoutingTests } from './check/routingTests';
 import { EXIT_FAILURE, EXIT_OK, plural, readText, UsageError, type CliIo } from './io';
 import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, type EngineFlags, type LibraryDeps } from './options';
@@ -80,13 +80,8 @@ export async function runReachCommand(args: string[], io: CliIo, deps: LibraryDe
     io.stdout(REACH_USAGE);
     return EXIT_OK;
   }
-  const show = (file: string): string => {
-    const rel = path.relative(io.cwd, file);
-    return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
-  };
-  const configPath = values.config ? path.resolve(io.cwd, values.config) : await discoverConfig(io.cwd);
-  const config = configPath ? parseConfig(await readText(configPath, 'config'), show(configPath)) : {};
-  const configDir = configPath ? path.dirname(configPath) : io.cwd;
+  const show = displayPath(io.cwd);
+  const { path: configPath, config, dir: configDir } = await loadConfig(io.cwd, values.config, show);
   const root = values.library ? path.resolve(io.cwd, values.library) : config.library ? path.resolve(configDir, config.library) : io.cwd;
   if (!(await isDirectory(root))) throw new UsageError(`reach needs a skill folder: ${show(root)} is not one`);
   const client = values.client ?? config.reach?.client ?? 'claude-code';

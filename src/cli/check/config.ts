@@ -10,7 +10,7 @@ import { DEFAULT_TEST_TOP } from '../../core/eval/routingTest';
 import type { PairScanOptions } from '../../core/analysis/scanRun';
 import { DEFAULT_FINDING_POLICY, type FindingPolicy } from '../../core/policy/findingPolicy';
 import { isListingClient, isProfileId, LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../../core/profiles';
-import { UsageError } from '../io';
+import { readText, UsageError } from '../io';
 import { isPositiveInt, isRecord, parseStructured, stringOrList } from './structuredFile';
 
 /** `skill-router.yaml` / `.yml` / `.json`. Relative paths resolve against the config's folder. */
@@ -213,4 +213,22 @@ export async function discoverTests(
   );
   if (found?.configured && !found.exists) throw new UsageError(`tests file not found: ${show(found.file)} (from ${show(configPath!)})`);
   return found?.file;
+}
+
+/** How the CLI names a file: relative to `cwd` with `/` when it lies inside it, else absolute. */
+export function displayPath(cwd: string): (file: string) => string {
+  return (file) => {
+    const rel = path.relative(cwd, file);
+    return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
+  };
+}
+
+/**
+ * The config a command runs with: `--config` (relative to `cwd`), else one found from `cwd`
+ * upwards, parsed; `dir` is the folder its paths are relative to (`cwd` without a config).
+ */
+export async function loadConfig(cwd: string, flag: string | undefined, show: (file: string) => string): Promise<{ path: string | undefined; config: CheckConfig; dir: string }> {
+  const file = flag ? path.resolve(cwd, flag) : await discoverConfig(cwd);
+  const config = file ? parseConfig(await readText(file, 'config'), show(file)) : {};
+  return { path: file, config, dir: file ? path.dirname(file) : cwd };
 }

@@ -26,14 +26,14 @@ import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, plural, readText, UsageError, typ
 import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from '../options';
 import {
   DEFAULT_TOP,
-  discoverConfig,
   discoverTests,
+  displayPath,
   exists,
   findingPolicy,
   isDirectory,
+  loadConfig,
   NODE_FILE_ACCESS,
   pairScanOptions,
-  parseConfig,
 } from './config';
 import { checkPairFindings } from './pairs';
 import { FORMATS, FORMATTERS, isFormat } from './formatters';
@@ -129,15 +129,10 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     }
     const format = values.format ?? 'text';
     if (!isFormat(format)) throw new UsageError(`unknown format "${values.format}"; use ${FORMATS.join(', ')}`);
-    const show = (file: string): string => {
-      const rel = path.relative(io.cwd, file);
-      return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/');
-    };
+    const show = displayPath(io.cwd);
 
     // Config, library root and tests file.
-    const configPath = values.config ? path.resolve(io.cwd, values.config) : await discoverConfig(io.cwd);
-    const config = configPath ? parseConfig(await readText(configPath, 'config'), show(configPath)) : {};
-    const configDir = configPath ? path.dirname(configPath) : io.cwd;
+    const { path: configPath, config, dir: configDir } = await loadConfig(io.cwd, values.config, show);
     const root = values.library
       ? path.resolve(io.cwd, values.library)
       : config.library
