@@ -46,7 +46,9 @@ describe('Skill Router in VS Code: what VS Code reports, and YAML mistakes', () 
     const uri = skill('report-builder', '---\nname: report-maker\ndescription: Build weekly status reports from issue trackers.\ntags: [reports]\n---\n\n# Reports\n');
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const d = await diagnosticsOf(uri, (x) => x.length >= 2);
+    // skill.unreachable (information) may follow once the skill's cross-skill checks run: not this test's.
+    const own = (x: vscode.Diagnostic[]) => x.filter((y) => codeOf(y) !== 'skill.unreachable');
+    const d = own(await diagnosticsOf(uri, (x) => own(x).length >= 2));
     assert.deepEqual(d.map(codeOf).sort(), ['frontmatter.name-mismatch', 'frontmatter.unknown-key']);
     // The only markers on the file are ours: nothing else reports on a SKILL.md here.
     assert.deepEqual(vscode.languages.getDiagnostics(uri).filter((x) => x.source !== 'skill-router'), []);
@@ -68,7 +70,7 @@ describe('Skill Router in VS Code: what VS Code reports, and YAML mistakes', () 
     assert.ok(fix?.edit, `offered: ${actions.map((a) => a.title).join('; ')}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     assert.equal(doc.lineAt(2).text, 'description: "Create and edit Word (.docx) documents: headings, styles, tables, tracked changes and comments."');
-    await diagnosticsOf(uri, (x) => x.length === 0);
+    await diagnosticsOf(uri, (x) => x.every((y) => codeOf(y) === 'skill.unreachable'));
     await doc.save();
   });
 });

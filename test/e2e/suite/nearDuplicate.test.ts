@@ -24,6 +24,10 @@ function diagnosticsOf(uri: vscode.Uri, ok: (d: vscode.Diagnostic[]) => boolean)
   });
 }
 
+const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
+/** The near-duplicate warnings only: an open skill may also get skill.unreachable (information) once its checks run. */
+const nearDuplicates = (ds: vscode.Diagnostic[]) => ds.filter((d) => codeOf(d) === 'skill.near-duplicate');
+
 describe('Skill Router in VS Code', () => {
   it('activates in a workspace with SKILL.md files and registers its commands', async () => {
     const ext = vscode.extensions.getExtension('skill-router.skill-router');
@@ -59,7 +63,7 @@ describe('Skill Router in VS Code', () => {
   it('shows the near-duplicate warning on an opened SKILL.md, pointing at its twin', async () => {
     const doc = await vscode.workspace.openTextDocument(file('csv-tidy'));
     await vscode.window.showTextDocument(doc);
-    const [d] = await diagnosticsOf(doc.uri, (x) => x.some((y) => String(typeof y.code === 'object' ? y.code.value : y.code) === 'skill.near-duplicate'));
+    const [d] = nearDuplicates(await diagnosticsOf(doc.uri, (x) => nearDuplicates(x).length > 0));
     assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(d.message, /Near-duplicate of "csv-cleaner"/);
     assert.match(d.message, /\d of \d requests written for csv-(tidy|cleaner) also rank csv-(tidy|cleaner) in the top 3/, 'routing evidence from the built-in model');
@@ -72,14 +76,14 @@ describe('Skill Router in VS Code', () => {
     const editor = await vscode.window.showTextDocument(doc);
     const line = doc.lineAt(2);
     await editor.edit((e) => e.replace(line.range, 'description: Compose release notes from merged pull requests, grouped by label.'));
-    await diagnosticsOf(file('csv-tidy'), (x) => x.length === 0);
+    await diagnosticsOf(file('csv-tidy'), (x) => nearDuplicates(x).length === 0);
     await vscode.commands.executeCommand('undo');
-    await diagnosticsOf(file('csv-tidy'), (x) => x.length === 1);
+    await diagnosticsOf(file('csv-tidy'), (x) => nearDuplicates(x).length === 1);
   });
 
   it('offers the quick fixes and explains front-matter keys on hover', async () => {
     const uri = file('csv-tidy');
-    const [d] = await diagnosticsOf(uri, (x) => x.length === 1);
+    const [d] = nearDuplicates(await diagnosticsOf(uri, (x) => nearDuplicates(x).length === 1));
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range);
     const titles = actions.map((a) => a.title);
     assert.ok(titles.includes('Ignore skill.near-duplicate about "csv-cleaner" in this skill (comment)'), titles.join('; '));
