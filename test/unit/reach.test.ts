@@ -97,10 +97,12 @@ describe('reach: candidate words', () => {
     assert.ok(words[0].score > words[2].score, 'cascading is also in another body: less specific');
   });
 
-  it('leave out words common in a large reference pool', () => {
-    const background = { size: 100, df: (t: string) => (t === 'editform' ? 60 : 1) };
+  it('leave out words common in a large reference pool; for probes, words in a tenth of it already', () => {
+    const background = { size: 100, df: (t: string) => (t === 'editform' ? 60 : t === 'blazor' ? 15 : 1) };
     const words = candidateWords({ doc: docs[0], entry, lost: ['blazor editform'], stats, listed: listedFrequencies(listing.entries), background });
     assert.deepEqual(words.map((w) => w.word), ['Blazor']);
+    const forProbes = candidateWords({ doc: docs[0], entry, lost: ['blazor editform cascading'], stats, listed: listedFrequencies(listing.entries), background, probes: true });
+    assert.ok(!forProbes.some((w) => w.word === 'Blazor'), 'Blazor is in 15% of the pool');
   });
 
   it('are never file names; for probes, come from prose the body uses twice (not code blocks or link targets)', () => {
