@@ -5,6 +5,7 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import { isListingClient, type ListingClient } from '../core/profiles';
+import type { ListingGap } from '../core/reach/gapReasons';
 import type { RouteSet as EngineRouteSet } from '../core/service';
 
 /** What the client passes in `initialize` (all optional; a plain LSP client may send nothing). */
@@ -77,25 +78,13 @@ export function isRouteView(v: unknown): v is RouteView {
 }
 
 /** Where one skill (of `RouteView.of`) ranks in a client's listing, and what the listing keeps of it. */
-export interface ListingRank {
+export interface ListingRank extends ListingGap {
   /** URI of the SKILL.md, as it was asked. */
   uri: string;
   skillId: string;
   /** 1-based rank in the listing's ranking, null when it is not among the first `depth`. */
   rank: number | null;
   depth: number;
-  /** Characters of its entry the client lists (0 when not listed), and of the whole entry. */
-  listedChars: number;
-  fullChars: number;
-  cut: boolean;
-  /** Its description is left out (the name alone is listed). */
-  dropped: boolean;
-  /** It is not listed at all. */
-  omitted: boolean;
-  /** The listing's reason for a cut, drop or omission. */
-  why?: string;
-  /** Words of the request its body has and its name and listed text do not. */
-  bodyOnly: string[];
 }
 
 /** Every key of `ListingRank` (for the docs test). */

@@ -9,6 +9,7 @@
  */
 import { SKIP_REASONS, type SkipReason } from '../core/analysis/types';
 import { LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../core/profiles';
+import type { ListingGap } from '../core/reach/gapReasons';
 
 /** Longest request the panel sends; longer text is cut in the input already. */
 export const MAX_QUERY_LENGTH = 2000;
@@ -98,22 +99,12 @@ export interface ActiveSkill {
 }
 
 /** Where one shown result ranks in the selected client's listing, and what the listing keeps of it. */
-export interface PanelListingRank {
+export interface PanelListingRank extends ListingGap {
   /** URI of the SKILL.md (as the results show it). */
   uri: string;
   /** 1-based rank in the listing, null when not among the first `depth`. */
   rank: number | null;
   depth: number;
-  listedChars: number;
-  fullChars: number;
-  cut: boolean;
-  /** The description is left out: the name alone is listed. */
-  dropped: boolean;
-  /** Not listed at all. */
-  omitted: boolean;
-  why?: string;
-  /** Words of the request only the skill's body has. */
-  bodyOnly: string[];
 }
 
 /** The shown results as the selected client lists them. */

@@ -17,6 +17,7 @@
  * with everything else added too, as an author applying every suggestion would have it.
  */
 import type { ClientListing, ListedSkill } from '../profiles';
+import type { ListingGap } from './gapReasons';
 import type { CancelToken, ProgressSink, SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
 import { candidateWords, DEFAULT_ANALYSER, listedFrequencies, mentionsAny, TermStats, type Analyser, type CandidateInput, type CandidateWord } from './words';
@@ -90,8 +91,8 @@ export interface ReachDetail {
   won?: boolean;
 }
 
-/** One skill's reach. */
-export interface SkillReach {
+/** One skill's reach; what its listing keeps of it as a gap has it (no request, so no body-only words). */
+export interface SkillReach extends Omit<ListingGap, 'bodyOnly'> {
   id: string;
   name: string;
   requests: number;
@@ -103,16 +104,6 @@ export interface SkillReach {
   lost: number;
   /** The listing loses at least half of its requests (`lost` ≥ `requests` / 2). */
   flagged: boolean;
-  /** Characters of its entry the client lists (0 when dropped or omitted), and of the whole entry. */
-  listedChars: number;
-  fullChars: number;
-  cut: boolean;
-  /** Its description is left out (the name alone is listed). */
-  dropped: boolean;
-  /** The skill is not listed at all. */
-  omitted: boolean;
-  /** Why it is cut, dropped or omitted (the listing's words). */
-  why?: string;
   /** Words of its body to add to the description: verified to win `wonBack` lost requests back and pull no other skill's. */
   suggest: string[];
   wonBack: number;
