@@ -13,13 +13,14 @@
  * Each library is opened with `openLibrary` and its default cache (a collection's first run embeds
  * its skills once).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { abstained, emptyTally, scoreQuery, summarize, tallyNegative, type NegativeTally, type ScoredQuery } from '../src/core/eval/metrics';
-import { parseQueries, type EvalQuery } from '../src/core/eval/queries';
+import { parseQueries } from '../src/core/eval/queries';
 import { openLibrary } from '../src/node/library';
+import { collections, realSuites, type DevLibrary } from './devLibraries';
 
 const { values } = parseArgs({
   options: {
@@ -36,37 +37,7 @@ const { values } = parseArgs({
   },
 });
 
-interface Library {
-  name: string;
-  root: string;
-  queries: EvalQuery[];
-}
-
-/** The shared real suites: `<name>/library`, `pos.jsonl`, `neg.jsonl`. */
-function realSuites(dir: string): Library[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => existsSync(path.join(dir, name, 'library')))
-    .map((name) => {
-      const file = (f: string) => path.join(dir, name, f);
-      const text = ['pos.jsonl', 'neg.jsonl'].filter((f) => existsSync(file(f))).map((f) => readFileSync(file(f), 'utf8')).join('\n');
-      return { name, root: file('library'), queries: parseQueries(text, `${name}/*.jsonl`) };
-    });
-}
-
-/** Each corpus collection with the dev requests whose required skills all lie in it. */
-function collections(corpus: string, queries: EvalQuery[]): Library[] {
-  return readdirSync(corpus)
-    .filter((name) => existsSync(path.join(corpus, name)))
-    .map((name) => {
-      const prefix = `${name}/`;
-      const inside = queries
-        .filter((q) => q.skillIds.length && q.skillIds.every((id) => id.startsWith(prefix)))
-        .map((q) => ({ ...q, skillIds: q.skillIds.map((id) => id.slice(prefix.length)), alsoOk: q.alsoOk.filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length)) }));
-      return { name, root: path.join(corpus, name), queries: inside };
-    })
-    .filter((lib) => lib.queries.length > 0);
-}
+type Library = DevLibrary;
 
 interface LibraryResult {
   name: string;

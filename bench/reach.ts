@@ -17,7 +17,7 @@
  *   node esbuild.mjs && node esbuild.mjs --bench && node out/bench/reach.js [--only dotnet,...] [--no-model] [--time-corpus]
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,7 @@ import type { SkillService } from '../src/core/service';
 import { requestsFromQueries, runReach } from '../src/cli/reachRun';
 import { defaultCacheDir, openLibrary } from '../src/node/library';
 import { addWordsEdit } from '../src/server/quickFixes';
+import { collections, realSuites, type DevLibrary } from './devLibraries';
 
 const { values } = parseArgs({
   options: {
@@ -49,30 +50,7 @@ const CUT = 90;
 /** Where suggestions are applied and measured. */
 const SCENARIOS: readonly { client: ListingClient; cut?: number }[] = [{ client: 'claude-code', cut: CUT }, { client: 'copilot', cut: CUT }, { client: 'claude-code' }, { client: 'codex' }];
 
-interface Library {
-  name: string;
-  root: string;
-  queries: EvalQuery[];
-}
-
-function realSuites(dir: string): Library[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => existsSync(path.join(dir, name, 'library')) && existsSync(path.join(dir, name, 'pos.jsonl')))
-    .map((name) => ({ name, root: path.join(dir, name, 'library'), queries: parseQueries(readFileSync(path.join(dir, name, 'pos.jsonl'), 'utf8'), `${name}/pos.jsonl`) }));
-}
-
-function collections(corpus: string, queries: EvalQuery[]): Library[] {
-  return readdirSync(corpus)
-    .map((name) => {
-      const prefix = `${name}/`;
-      const inside = queries
-        .filter((q) => q.skillIds.length && q.skillIds.every((id) => id.startsWith(prefix)))
-        .map((q) => ({ ...q, skillIds: q.skillIds.map((id) => id.slice(prefix.length)), alsoOk: q.alsoOk.filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length)) }));
-      return { name, root: path.join(corpus, name), queries: inside };
-    })
-    .filter((lib) => lib.queries.length > 0);
-}
+type Library = DevLibrary;
 
 const listingOpts = (cut?: number): ListingOptions => (cut !== undefined ? { cutAt: cut } : {});
 const viewKey = (client: ListingClient | 'full', cut?: number) => `${client}${cut !== undefined ? `@${cut}` : ''}`;
@@ -269,7 +247,7 @@ function timeCorpus(corpus: string) {
 
 async function main(): Promise<void> {
   const dev = parseQueries(readFileSync(values.queries!, 'utf8'), values.queries);
-  let libs = [...realSuites(values.realsuites!), ...collections(values.corpus!, dev)];
+  let libs = [...realSuites(values.realsuites!, ['pos.jsonl']), ...collections(values.corpus!, dev)];
   if (values.only) {
     const only = new Set(values.only.split(','));
     libs = libs.filter((l) => only.has(l.name));

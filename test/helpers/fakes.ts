@@ -50,3 +50,16 @@ export class MemoryWorkspace implements SkillWorkspace {
 export function skill(name: string, description: string, body = ''): string {
   return `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n${body}\n`;
 }
+
+/**
+ * A library where `forms` answers `BODY_ONLY_REQUEST` by its body alone (its description says only
+ * "user interfaces"), so ranking over what a client lists loses it to `blazor-intro`.
+ */
+export function bodyOnlyLibrary(): Map<string, string> {
+  return new Map([
+    ['forms/SKILL.md', skill('forms', 'Builds .NET user interfaces.', '## Blazor components\nParameters, event callbacks and form validation for Blazor components.')],
+    ['blazor-intro/SKILL.md', skill('blazor-intro', 'Explains what Blazor components are, for newcomers to Blazor.')],
+    ['ci/SKILL.md', skill('ci', 'Configures CI pipelines.')],
+  ]);
+}
+export const BODY_ONLY_REQUEST = 'Blazor component parameters event callbacks form validation';

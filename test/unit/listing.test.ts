@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { simulateListing, type ListableSkill } from '../../src/core/profiles';
 import { createSkillService } from '../../src/core/route/skillService';
-import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+import { BODY_ONLY_REQUEST, bodyOnlyLibrary, FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 
 const s = (name: string, description: string, extra: Record<string, unknown> = {}): ListableSkill => ({ id: `lib/${name}`, name, frontMatter: { name, description, ...extra } });
 
@@ -50,14 +50,10 @@ describe('client listings (core/profiles simulateListing)', () => {
 
 describe('routing over a listing (route view)', () => {
   it('ranks what the client lists: a skill found by its body falls when only its name and description are seen', async () => {
-    const files = new Map([
-      ['forms/SKILL.md', skill('forms', 'Builds .NET user interfaces.', '## Blazor components\nParameters, event callbacks and form validation for Blazor components.')],
-      ['blazor-intro/SKILL.md', skill('blazor-intro', 'Explains what Blazor components are, for newcomers to Blazor.')],
-      ['ci/SKILL.md', skill('ci', 'Configures CI pipelines.')],
-    ]);
+    const files = bodyOnlyLibrary();
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
     await svc.index();
-    const q = 'Blazor component parameters event callbacks form validation';
+    const q = BODY_ONLY_REQUEST;
     const full = await svc.route(q, { k: 3, passages: false });
     const listed = await svc.route(q, { k: 3, passages: false, view: { client: 'claude-code' } });
     assert.equal(full.candidates[0].skillId, 'forms', 'the body answers in the full text');

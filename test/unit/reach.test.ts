@@ -7,7 +7,7 @@ import { candidateWords, listedFrequencies, prose, TermStats } from '../../src/c
 import { createSkillService } from '../../src/core/route/skillService';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';
-import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+import { BODY_ONLY_REQUEST, bodyOnlyLibrary, FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 
 /** A skill as core reads it (only what reach uses). */
 function doc(id: string, description: string, body = '', extra: Record<string, unknown> = {}): SkillDoc {
@@ -232,14 +232,10 @@ describe('reach: measureReach', () => {
   });
 
   it('over the real engine: words added to a listing bring the skill first in that view', async () => {
-    const files = new Map([
-      ['forms/SKILL.md', skill('forms', 'Builds .NET user interfaces.', '## Blazor components\nParameters, event callbacks and form validation for Blazor components.')],
-      ['blazor-intro/SKILL.md', skill('blazor-intro', 'Explains what Blazor components are, for newcomers to Blazor.')],
-      ['ci/SKILL.md', skill('ci', 'Configures CI pipelines.')],
-    ]);
+    const files = bodyOnlyLibrary();
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
     await svc.index();
-    const q = 'Blazor component parameters event callbacks form validation';
+    const q = BODY_ONLY_REQUEST;
     const before = await svc.route(q, { k: 3, passages: false, view: { client: 'claude-code' } });
     assert.notEqual(before.candidates[0].skillId, 'forms');
     const after = await svc.route(q, { k: 3, passages: false, view: { client: 'claude-code', listing: { added: { forms: 'Blazor, callbacks, validation' } } } });

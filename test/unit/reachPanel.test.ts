@@ -7,7 +7,7 @@ import { toPanelListing } from '../../src/client/panelRouting';
 import { routeFolder } from '../../src/server/listingRanks';
 import { isRouteView, LISTING_RANK_KEYS, ROUTE_PARAM_KEYS } from '../../src/shared/protocol';
 import { isHostMessage, isWebviewMessage, listingClientOf } from '../../src/shared/webviewProtocol';
-import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+import { BODY_ONLY_REQUEST, bodyOnlyLibrary, FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -30,15 +30,11 @@ describe('panel: full-text and listing ranks', () => {
   });
 
   it('ranks a folder over the listing and says where the asked skills rank there, and why', async () => {
-    const files = new Map([
-      ['forms/SKILL.md', skill('forms', 'Builds .NET user interfaces.', '## Blazor components\nParameters, event callbacks and form validation for Blazor components.')],
-      ['blazor-intro/SKILL.md', skill('blazor-intro', 'Explains what Blazor components are, for newcomers to Blazor.')],
-      ['ci/SKILL.md', skill('ci', 'Configures CI pipelines.')],
-    ]);
+    const files = bodyOnlyLibrary();
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
     await svc.index();
     const uriOf = (p: string) => `file:///lib/${p}`;
-    const q = 'Blazor component parameters event callbacks form validation';
+    const q = BODY_ONLY_REQUEST;
     const full = await routeFolder(svc, q, { k: 3, rerank: true }, uriOf);
     assert.equal(full.result.candidates[0].skillId, 'forms');
     assert.deepEqual(full.ranks, [], 'no view, no ranks');
