@@ -5,6 +5,7 @@
  * dictionary. For training and validating on "libraries like the ones authors open" (5-200
  * skills, one collection) without embedding anything twice. Bench and training code only.
  */
+import { withQueryAdapter, type QueryAdapter } from '../src/core/route/queryAdapter';
 import * as path from 'node:path';
 import type { AnalysisCache, SkillAnalysis } from '../src/core/index/caches';
 import { createSkillService, type RoutingEngine } from '../src/core/route/skillService';
@@ -44,7 +45,7 @@ export interface PoolFactory {
  * A factory over the library `root`, whose index must have been built once (`skill-router index
  * --library root`, or any run that opened it): its caches are read, never written.
  */
-export async function poolFactory(root: string, docs: readonly SkillDoc[], opts: { noModel?: boolean; files: ReadonlyMap<string, string> }): Promise<PoolFactory> {
+export async function poolFactory(root: string, docs: readonly SkillDoc[], opts: { noModel?: boolean; files: ReadonlyMap<string, string>; adapter?: QueryAdapter }): Promise<PoolFactory> {
   const cacheRoot = defaultCacheDir(path.resolve(root));
   const analyses = await FileAnalysisCache.open(cacheRoot);
   let embedder: Embedder | null = null;
@@ -54,7 +55,8 @@ export async function poolFactory(root: string, docs: readonly SkillDoc[], opts:
     vectors = await FileVectorCache.open(path.join(cacheRoot, embedder.info.id.replace(/[^\w.@-]+/g, '_')), embedder.info.id, embedder.info.dims);
   }
   // Every engine disposes its embedder; the shared one is disposed once, by the factory.
-  const shared: Embedder | null = embedder && { info: embedder.info, embed: (texts, kind, token) => embedder!.embed(texts, kind, token) };
+  const own: Embedder | null = embedder && { info: embedder.info, embed: (texts, kind, token) => embedder!.embed(texts, kind, token) };
+  const shared = own && opts.adapter ? withQueryAdapter(own, opts.adapter) : own;
   const segmenter = jiebaSegmenter();
   const dictionary = cedictDictionary();
   return {

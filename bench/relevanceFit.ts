@@ -4,6 +4,7 @@
  * ranks there and how the relevance floor treats positives and negatives. Used by
  * bench/trainReranker.ts, whose --check reproduces the result.
  */
+import type { QueryAdapter } from '../src/core/route/queryAdapter';
 import { decodeSkillBytes, parseSkill } from '../src/core/parse/skillDoc';
 import { applyExclusions } from '../src/core/route/pipeline';
 import { modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
@@ -18,7 +19,7 @@ import { poolFactory } from './pools';
 export type Regime = 'dense' | 'lexical';
 
 /** The pool lists of both regimes (the model's and the words-only engine's). */
-export async function recordPools(root: string, log: (msg: string) => void): Promise<Record<Regime, PoolList[]>> {
+export async function recordPools(root: string, log: (msg: string) => void, adapter?: QueryAdapter): Promise<Record<Regime, PoolList[]>> {
   const ws = new FsWorkspace(root);
   const docs: SkillDoc[] = [];
   const files = new Map<string, string>();
@@ -30,7 +31,7 @@ export async function recordPools(root: string, log: (msg: string) => void): Pro
   docs.sort((a, b) => (a.id < b.id ? -1 : 1));
   const out = {} as Record<Regime, PoolList[]>;
   for (const regime of ['dense', 'lexical'] as const) {
-    const factory = await poolFactory(root, docs, { noModel: regime === 'lexical', files });
+    const factory = await poolFactory(root, docs, { noModel: regime === 'lexical', files, adapter });
     try {
       out[regime] = await poolLists(factory, { ...DEFAULT_POOLS, log: (m) => log(`${regime}: ${m}`) });
     } finally {

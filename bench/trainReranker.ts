@@ -9,7 +9,7 @@
  *
  *   node esbuild.mjs --bench && node out/bench/trainReranker.js [--library DIR] [--seed 7]
  *        [--dev ../shared/queries/dev.jsonl | --no-dev] [--out models/reranker] [--check] [--lists FILE.json]
- *        [--no-pool-train]
+ *        [--no-pool-train] [--adapter DIR]
  *   node out/bench/trainReranker.js --cv 5 [--lists FILE.json]
  *
  * --check retrains and compares with the shipped weights (exit 1 when they differ beyond
@@ -22,7 +22,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SkillProfiles } from '../src/core/analysis/conflicts';
 import { checkModel, heuristicScores, modelScores, orderBy, softmax, type RerankerModel } from '../src/core/route/rerank';
 import { CONTEXT_FEATURES, isHardConflict, POINT, POINT_FEATURES } from '../src/core/route/rerankFeatures';
 import {
@@ -32,7 +31,6 @@ import {
   fitSetThresholds,
   PRIOR_GRID,
   gradeList,
-  pseudoRequests,
   trainRegime,
   type PseudoRequest,
   type TrainingList,
@@ -43,15 +41,11 @@ import { formatEvalTable } from '../src/cli/eval';
 import { scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metrics';
 import { parseQueries } from '../src/core/eval/queries';
 import { DEFAULT_SET, selectSet } from '../src/core/route/setSelection';
-import { analyse } from '../src/core/text/analyse';
-import { headings } from '../src/core/text/passages';
-import { ReverseBridge } from '../src/core/text/reverseBridge';
-import { Translator } from '../src/core/text/translator';
-import { cedictDictionary } from '../src/node/cedictDictionary';
-import { jiebaSegmenter } from '../src/node/jiebaSegmenter';
 import { openLibrary } from '../src/node/library';
 import { serves, type PoolList } from './poolLists';
 import { fitRelevance, isHeldOutPool, recordPools } from './relevanceFit';
+import { trainingRequests } from './trainingRequests';
+import { readAdapter } from '../src/node/queryAdapterFile';
 
 const { values } = parseArgs({
   options: {
@@ -65,6 +59,7 @@ const { values } = parseArgs({
     'no-dev': { type: 'boolean' },
     cv: { type: 'string' },
     threads: { type: 'string' },
+    adapter: { type: 'string' },
     quiet: { type: 'boolean' },
     'no-pool-train': { type: 'boolean' },
   },
@@ -85,7 +80,7 @@ interface Labelled extends PseudoRequest {
 /** Routes every request once and records the rerank stage's features and graded targets. */
 async function collect(regime: Regime, requests: readonly Labelled[]): Promise<TrainingList[]> {
   const threads = values.threads ? Number(values.threads) : undefined;
-  const svc = await openLibrary({ root: values.library!, noModel: regime === 'lexical', threads });
+  const svc = await openLibrary({ root: values.library!, noModel: regime === 'lexical', threads, adapterDir: values.adapter ?? null });
   try {
     const stats = await svc.index();
     if (regime === 'dense' && !stats.model) throw new Error(`the dense regime needs the embedding model: ${stats.denseDisabled}`);
@@ -127,31 +122,9 @@ interface Recorded {
 }
 
 async function record(seed: number): Promise<Recorded> {
-  const segmenter = jiebaSegmenter();
-  // Requests come from the library text alone (TF-IDF profiles), so they do not depend on the model.
   const probe = await openLibrary({ root: values.library!, noModel: true });
   await probe.index();
-  const docs = probe.skills();
-  const profiles = new SkillProfiles(docs, (t) => analyse(t, { segmenter }));
-  let translate: ((text: string) => string | null) | undefined;
-  try {
-    const translator = new Translator(cedictDictionary());
-    translate = (text) => translator.translate(text).text;
-  } catch (err) {
-    log(`no Chinese-English bridge (${(err as Error).message}); no cross-language requests`);
-  }
-  let toChinese: ((text: string) => string | null) | undefined;
-  if (translate) {
-    // Which Chinese word the library's own Chinese uses for an English one (descriptions and headings).
-    const df = new Map<string, number>();
-    for (const doc of docs) {
-      if (doc.lang !== 'zh') continue;
-      for (const t of new Set(analyse(`${doc.description}\n${headings(doc.body).join('\n')}`, { segmenter }))) df.set(t, (df.get(t) ?? 0) + 1);
-    }
-    const reverse = new ReverseBridge(cedictDictionary().headwords(), (w) => df.get(w) ?? 0);
-    toChinese = (text) => reverse.translate(text);
-  }
-  const requests = pseudoRequests(docs, profiles, { ...DEFAULT_PSEUDO, seed, translate, toChinese });
+  const requests = trainingRequests(probe.skills(), seed, log);
   await probe.dispose();
   log(`${requests.length} pseudo-requests (${requests.filter((r) => r.targets.length > 1).length} multi-skill)`);
   return { lists: { dense: await collect('dense', requests), lexical: await collect('lexical', requests) }, requestCount: requests.length };
@@ -178,7 +151,7 @@ async function main(): Promise<void> {
   const devFile = values['no-dev'] || !existsSync(values.dev!) ? undefined : values.dev;
   if (devFile && !recorded.dev) recorded.dev = await recordDev(devFile);
   if (!devFile) delete recorded.dev;
-  recorded.pools ??= await recordPools(values.library!, log);
+  recorded.pools ??= await recordPools(values.library!, log, values.adapter ? readAdapter(values.adapter) : undefined);
   if (values.lists && (!existsSync(values.lists) || devFile)) writeFileSync(values.lists, JSON.stringify(recorded));
   const { lists, requestCount } = recorded;
   if (values.cv) {

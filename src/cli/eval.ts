@@ -43,6 +43,7 @@ Options:
   --client <id>        with --view listing: claude-code (default), codex, copilot or cursor
   --model <dir>        embedding model folder (default: the built-in model)
   --no-model           lexical retrieval only
+  --adapter <dir>      trained query adapter (bench/trainAdapter.ts);  --no-adapter: none
   --no-bridge          no Chinese-English bridge (CC-CEDICT) between requests and skills
   --reranker <dir>     cross-encoder folder for reranking
   --cache <dir>        index cache folder

@@ -34,6 +34,7 @@ Common options:
   --library <dir|file.jsonl>   Skill library (default: current folder)
   --model <dir>                Embedding model folder (default: built-in USE-lite)
   --no-model                   Lexical routing only
+  --adapter <dir> | --no-adapter  Trained query adapter for the encoder / the encoder as shipped
   --no-bridge                  No Chinese-English dictionary bridge
   --reranker <dir>             Cross-encoder model folder for reranking
   --cache <dir>                Index cache folder

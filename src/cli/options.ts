@@ -18,6 +18,8 @@ export interface LibraryDeps {
 export const ENGINE_OPTIONS = {
   model: { type: 'string' },
   'no-model': { type: 'boolean' },
+  adapter: { type: 'string' },
+  'no-adapter': { type: 'boolean' },
   'no-bridge': { type: 'boolean' },
   reranker: { type: 'string' },
   cache: { type: 'string' },
@@ -61,6 +63,8 @@ export const LIBRARY_OPTIONS = {
 export interface EngineFlags {
   model?: string | false;
   'no-model'?: boolean;
+  adapter?: string;
+  'no-adapter'?: boolean;
   'no-bridge'?: boolean;
   reranker?: string;
   cache?: string;
@@ -97,6 +101,7 @@ export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base 
   if (flags.model !== undefined && flags.model !== false && flags['no-model']) {
     throw new UsageError('--model and --no-model exclude each other');
   }
+  if (flags.adapter !== undefined && flags['no-adapter']) throw new UsageError('--adapter and --no-adapter exclude each other');
   const device = flags.device ?? 'cpu';
   if (!(DEVICES as readonly string[]).includes(device)) {
     throw new UsageError(`unknown device "${device}"; use cpu, cuda, dml or coreml`);
@@ -112,6 +117,8 @@ export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base 
   if (flags['no-model'] || flags.model === false) opts.noModel = true;
   if (flags['no-bridge']) opts.noBridge = true;
   if (flags.model) opts.modelDir = path.resolve(base, flags.model);
+  if (flags['no-adapter']) opts.adapterDir = null;
+  else if (flags.adapter) opts.adapterDir = path.resolve(io.cwd, flags.adapter);
   if (flags.reranker) opts.rerankerDir = path.resolve(io.cwd, flags.reranker);
   if (flags.cache) opts.cacheDir = path.resolve(io.cwd, flags.cache);
   if (threads !== undefined) opts.threads = threads;

@@ -95,6 +95,8 @@ export interface EmbedderInfo {
    * bridge; absent means English only.
    */
   languages?: readonly string[];
+  /** The trained query adapter applied to its request vectors, by id (queryAdapter.ts). */
+  adapter?: string;
 }
 
 /** A bi-encoder: texts to unit-length vectors. */

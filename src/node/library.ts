@@ -28,6 +28,8 @@ import { OnnxCrossEncoder } from './onnxCrossEncoder';
 import { OnnxEmbedder } from './onnxEmbedder';
 import { FileVectorCache } from './vectorCache';
 import { loadBackground } from './backgroundFile';
+import { ADAPTER_MANIFEST, hasAdapter, readAdapter } from './queryAdapterFile';
+import { adapterMismatch, withQueryAdapter } from '../core/route/queryAdapter';
 import { EMBED_WORKER_FILE, embedWorkerFile, WorkerEmbedder } from './workerEmbedder';
 
 export type Device = 'cpu' | 'cuda' | 'dml' | 'coreml';
@@ -41,6 +43,12 @@ export interface OpenLibraryOptions {
   rerankerDir?: string | null;
   /** Shorthand for `modelDir: null`. */
   noModel?: boolean;
+  /**
+   * Trained query adapter folder (bench/trainAdapter.ts); undefined = the model folder's own
+   * `adapter/` when it has one; null = none. The built-in encoder ships without one: the adapter
+   * trained over it lost full-pipeline Hit@1 (docs/retrieval-log.md §16).
+   */
+  adapterDir?: string | null;
   /** Cache folder; defaults to the user cache folder keyed by library path. */
   cacheDir?: string;
   device?: Device;
@@ -122,7 +130,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   if (modelDir) {
     opts.progress?.('load model', 0, 1);
     try {
-      embedder = await loadEmbedder(modelDir, opts, log);
+      embedder = withAdapter(await loadEmbedder(modelDir, opts, log), modelDir, opts.adapterDir, log);
     } catch (err) {
       embedderError = `semantic routing is off: ${(err as Error).message}`;
       log.warn(embedderError);
@@ -175,6 +183,31 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     parseOnly: opts.parseOnly,
     onDispose: () => memo?.flush().catch((err) => log.warn(`could not write the segmentation cache: ${(err as Error).message}`)),
   });
+}
+
+/**
+ * The encoder with its trained query adapter (see `OpenLibraryOptions.adapterDir`). An adapter
+ * that is missing, does not load or was trained over another encoder is a warning, and requests
+ * are embedded as the encoder makes them.
+ */
+function withAdapter(embedder: Embedder, modelDir: string, adapterDir: string | null | undefined, log: Logger): Embedder {
+  if (adapterDir === null) return embedder;
+  const own = path.join(modelDir, 'adapter');
+  if (adapterDir === undefined && !hasAdapter(own)) return embedder;
+  const dir = adapterDir ?? own;
+  if (!hasAdapter(dir)) {
+    log.warn(`no query adapter in ${dir} (no ${ADAPTER_MANIFEST}); requests are embedded as the encoder makes them`);
+    return embedder;
+  }
+  try {
+    const adapter = readAdapter(dir);
+    const mismatch = adapterMismatch(adapter, embedder.info);
+    if (!mismatch) return withQueryAdapter(embedder, adapter);
+    log.warn(`the query adapter in ${dir} is not used: ${mismatch}; train one for this encoder with bench/trainAdapter.ts --model`);
+  } catch (err) {
+    log.warn(`the query adapter in ${dir} did not load (${(err as Error).message}); requests are embedded as the encoder makes them`);
+  }
+  return embedder;
 }
 
 /** The embedder in a worker thread, or on this thread when asked or when the worker bundle is missing. */

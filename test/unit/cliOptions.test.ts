@@ -106,7 +106,7 @@ describe('cli: one table of engine flags for every command', () => {
   it('every command takes every engine flag and maps it the same way', async () => {
     const flags = ['--no-bridge', '--reranker', 'rr', '--cache', 'c', '--device', 'cuda', '--threads', '3', '--profile', 'spec,codex', '--profile', 'codex', '--quiet'];
     for (const name of Object.keys(ENGINE_OPTIONS)) {
-      assert.ok(flags.includes(`--${name}`) || ['model', 'no-model', 'verbose'].includes(name), `--${name} is exercised`);
+      assert.ok(flags.includes(`--${name}`) || ['model', 'no-model', 'adapter', 'no-adapter', 'verbose'].includes(name), `--${name} is exercised`);
     }
     for (const [command, args] of COMMANDS) {
       opened = [];
@@ -122,6 +122,12 @@ describe('cli: one table of engine flags for every command', () => {
         opened = [];
         assert.equal((await run(command, ...args, '--quiet', ...model)).code, 0, `${command} ${model[0]}`);
       }
+      // --adapter names a folder; --no-adapter is the encoder's own request vectors; neither leaves it to the model folder.
+      for (const [adapter, want] of [[['--adapter', 'qa'], join(dir, 'qa')], [['--no-adapter'], null], [[], undefined]] as const) {
+        opened = [];
+        assert.equal((await run(command, ...args, '--quiet', ...adapter)).code, 0, `${command} ${adapter[0]}`);
+        assert.equal(opened[0].adapterDir, want, `${command} ${adapter[0]}`);
+      }
     }
   });
 
@@ -131,6 +137,7 @@ describe('cli: one table of engine flags for every command', () => {
       [['--threads', '0'], /--threads must be a positive integer, got "0"/],
       [['--profile', 'claude'], /unknown profile "claude"/],
       [['--model', 'm', '--no-model'], /--model and --no-model exclude each other/],
+      [['--adapter', 'a', '--no-adapter'], /--adapter and --no-adapter exclude each other/],
     ];
     for (const [command, args] of COMMANDS) {
       for (const [flags, message] of bad) {

@@ -18,10 +18,11 @@ import type { LexicalIndex } from '../index/lexicalIndex';
 import type { MatchedPassage, RouteResult, RouteSet, RouteTimings } from '../service';
 import { analyse } from '../text/analyse';
 import type { Passage } from '../text/passages';
-import type { CancelToken, Embedder, Logger, SkillDoc } from '../types';
+import type { CancelToken, Embedder, EmbedderInfo, Logger, SkillDoc } from '../types';
 import { CancelledError, throwIfCancelled } from '../types';
 import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
+import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
 import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
@@ -139,6 +140,16 @@ export class RoutingPipeline {
 
   get settings(): RoutingSettings {
     return this.parts.settings;
+  }
+
+  /** The library's skill vectors (null without an encoder), for training and benches. */
+  get denseStore(): DenseStore | null {
+    return this.lib.dense;
+  }
+
+  /** The encoder requests are embedded with (its adapter named in `adapter`), or null. */
+  get embedderInfo(): EmbedderInfo | null {
+    return this.parts.embedder?.info ?? null;
   }
 
   /** Stage 1a: the request analysed (`s` overrides the settings, for the tuner). */
@@ -273,7 +284,7 @@ export class RoutingPipeline {
       dense: vector.failed
         ? { disabled: vector.failed }
         : embedder
-          ? { model: embedder.info.id }
+          ? { model: encoderLabel(embedder.info) }
           : { disabled: this.parts.embedderError ?? 'no embedding model configured' },
       reranker: scores ? this.parts.reranker.id : null,
       match: relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null,

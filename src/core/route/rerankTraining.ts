@@ -24,17 +24,8 @@ import { modelScores, orderBy, softmax, type RegimeWeights, type RerankerModel }
 import { contextFeatures, CONTEXT_FEATURES, POINT_FEATURES, type ListFeatures } from './rerankFeatures';
 import { selectSet } from './setSelection';
 
-/** A small, fast, seedable PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../random';
+export { prng };
 
 export interface PseudoRequest {
   query: string;

@@ -27,6 +27,7 @@ import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
 import { SkillVectors } from './skillVectors';
 import { buildListingView } from './listingView';
+import { encoderLabel } from './queryAdapter';
 import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListReranker } from './rerank';
 import { FieldCache } from './rerankFeatures';
@@ -417,7 +418,7 @@ class Engine implements RoutingEngine {
       embedded,
       failed: failed.length,
       ms: Date.now() - t0,
-      model: this.init.embedder?.info.id ?? null,
+      model: this.init.embedder ? encoderLabel(this.init.embedder.info) : null,
     };
     if (!this.init.embedder) stats.denseDisabled = this.init.embedderError ?? 'no embedding model configured';
     return stats;
