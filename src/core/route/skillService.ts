@@ -19,7 +19,8 @@ import { LISTING_RULES, simulateListing, type ClientListing, type ListingClient,
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
 import { analyse, type Segmenter } from '../text/analyse';
 import { contentHash } from '../text/hash';
-import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
+import { splitPassages, type Passage } from '../text/passages';
+import { analysisFingerprint } from '../text/fingerprint';
 import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
 import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex } from '../types';
 import { SILENT_LOGGER, throwIfCancelled } from '../types';
@@ -591,18 +592,4 @@ function keepRecent(cache: Map<string, { docs: readonly SkillDoc[] }>, docs: rea
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/**
- * A short hash of what the analyser makes of a probe text (identifiers, stemming, stop words,
- * Markdown), so a snapshot written by a build that analyses differently is not reused.
- */
-export function analysisFingerprint(): string {
-  const probe =
-    '# Extracting PDFs\nUse `pdfPlumber.extract_tables()` on scanned invoices; the CLI\'s --json flag, C++ and node.js.\n' +
-    '- [docs](https://example.com/a_b) <b>running</b> reports, analyses, e-mails 2024-05-01\n```\nconst x = 1;\n```';
-  const text = JSON.stringify([analyse(probe), analyse(cleanMarkdown(probe)), splitPassages(probe)]);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(36);
 }
