@@ -20,7 +20,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CancellationToken, Diagnostic, WorkDoneProgressServerReporter } from 'vscode-languageserver';
+import type { CancellationToken } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
 import type { PairFinding } from '../core/analysis/types';
 import { SkillReadError } from '../core/parse/skillDoc';
@@ -29,52 +29,23 @@ import type { SkillDoc } from '../core/types';
 import { CancelledError, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
-import type { OpenLibraryOptions } from '../node/library';
-import type { IndexStatus, InitializationOptions, ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
+import type { IndexStatus, ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
 import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary, innermostLibrary, type RequestToken } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
 import { routeFolders } from './listingRanks';
-import { errorMessage, type ServerLogger } from './logger';
-import { pairInputKey, type PairCacheStorage } from './pairFindings';
+import { errorMessage } from './logger';
+import { pairInputKey } from './pairFindings';
 import { PairPasses } from './pairPasses';
 import { ReachPass } from './reachPass';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
+import type { IndexHost, WorkspaceIndexOptions } from './indexHost';
 
 export { cancelOnce } from './folderLibrary';
 export { isSkillDocument, keyOf } from './documentScheduler';
-
-/** What the index needs from the LSP connection (and what tests fake). */
-export interface IndexHost {
-  openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillService>;
-  settings(folderUri: string | null): Promise<ServerSettings>;
-  publish(uri: string, diagnostics: Diagnostic[], version?: number): void;
-  /** A cancellable progress report shown by the client. */
-  progress(title: string): Promise<Pick<WorkDoneProgressServerReporter, 'report' | 'done' | 'token'>>;
-  status(status: IndexStatus): void;
-  /** Link of a diagnostic code into docs/diagnostics.md. */
-  href(code: string): string;
-  /** Where a library's pair-scan results are kept between sessions (absent: in memory only). */
-  pairCacheStorage?(dir: string): PairCacheStorage;
-  log: ServerLogger;
-}
-
-export interface WorkspaceIndexOptions {
-  init: InitializationOptions;
-  /** Quiet time after the last keystroke before a document is re-checked. */
-  debounceMs?: number;
-  /** Quiet time after the last keystroke before the cross-skill checks of a document run. */
-  semanticDelayMs?: number;
-  /** Quiet time after the last update before the vector cache is written. */
-  flushAfterMs?: number;
-  /**
-   * Quiet time (per 100 skills, at least once) after an update that changed a name or description (the pair findings' input)
-   * before every skill's pair findings are checked again (see `PairPasses`).
-   */
-  recheckDelayMs?: number;
-}
+export type { IndexHost, WorkspaceIndexOptions } from './indexHost';
 
 const now = () => performance.now();
 
