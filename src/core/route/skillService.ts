@@ -29,6 +29,7 @@ import { BruteForceIndex, DenseStore } from './denseStore';
 import { SkillVectors } from './skillVectors';
 import { buildListingView } from './listingView';
 import { encoderLabel } from './queryAdapter';
+import { memoQueryVectors } from './queryMemo';
 import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
 import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListReranker } from './rerank';
 import { FieldCache } from './rerankFeatures';
@@ -228,7 +229,8 @@ class Engine implements RoutingEngine {
     this.pipelineParts = {
       settings: this.settings,
       text: this.text,
-      embedder: init.embedder ?? null,
+      // Both views (and reach's re-routings) embed a request once.
+      embedder: init.embedder ? memoQueryVectors(init.embedder) : null,
       embedderError: init.embedderError,
       reranker,
       set: { reranked: { ...DEFAULT_SET, ...fitted, ...init.set }, firstStage: { ...DEFAULT_SET, ...init.set } },
