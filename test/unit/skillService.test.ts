@@ -51,7 +51,8 @@ describe('createSkillService', () => {
     assert.ok(healthy.candidates[0].scores.dense !== null);
 
     embedder.dead = true;
-    const r = await svc.route('extract the tables from this PDF');
+    // Another request (a request's vector is remembered once made).
+    const r = await svc.route('extract the tables from this PDF file');
     assert.equal(r.candidates[0].skillId, 'a/pdf');
     assert.equal(r.candidates[0].scores.dense, null);
     assert.ok('disabled' in r.dense && /embedding worker exited.*words only/.test(r.dense.disabled), JSON.stringify(r.dense));

@@ -43,6 +43,8 @@ const SMALL_LIBRARY = 300;
 const SLICE = 6;
 /** Probes screened by words alone between two such chances. */
 const SCREEN_SLICE = 60;
+/** Skills whose text work (copy signature, template keys, probes) one slice of a library scan does (~50 ms). */
+const PREPARE_SLICE = 100;
 /** How deep the screen reads: a pair whose probes meet in these places is routed in full. */
 const SCREEN_TOP = 2;
 /** A sentence or heading in this many skills is template text, not a probe. */
@@ -105,7 +107,13 @@ class Scan {
     this.key = await this.schedule(() => this.libraryKey());
     const hit = this.cache.result(this.key);
     if (hit) return [...hit];
+    // Text work per skill a slice at a time (a branch switch brings thousands of new hashes at once).
+    await this.inSlices(docs, (d) => {
+      this.cache.signature(d.hash, () => textSignature(d));
+      this.templateKeysOf(d);
+    });
     const copies = await this.schedule(async () => this.copies());
+    await this.inSlices(docs, (d) => this.probesOf(d));
     const copied = new Set(copies.map((p) => `${p.a}\n${p.b}`));
     const kept = docs.length <= SMALL_LIBRARY ? await this.routeAll(docs, copied) : await this.screenThenRoute(docs, copied);
     const found = [...copies, ...kept.flatMap(([x, y]) => this.judge(x, y) ?? [])].sort(byPair);
@@ -191,6 +199,14 @@ class Scan {
     return this.run.schedule ? this.run.schedule(work) : work();
   }
 
+  /** `each` over `items`, PREPARE_SLICE at a time, each slice scheduled on its own. */
+  private async inSlices<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
+    for (let i = 0; i < items.length; i += PREPARE_SLICE) {
+      throwIfCancelled(this.run.token);
+      await this.schedule(async () => items.slice(i, i + PREPARE_SLICE).forEach(each));
+    }
+  }
+
   /** A signature of everything the findings depend on: router, options, skills, authored requests. */
   private async libraryKey(): Promise<string> {
     const pipeline = this.input.pipeline;
@@ -252,13 +268,17 @@ class Scan {
     for (const d of this.input.docs) {
       if (listings.has(d.description)) continue;
       listings.add(d.description);
-      const keys = this.cache.templateKeys(d.hash, () => {
-        const f = fragments(d);
-        return [...new Set([...f.description, ...f.headings].map(templateKey))];
-      });
-      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+      for (const k of this.templateKeysOf(d)) counts.set(k, (counts.get(k) ?? 0) + 1);
     }
     return (this.shared = counts);
+  }
+
+  /** A skill's template keys (its description sentences and headings, normalised); kept per content hash. */
+  private templateKeysOf(d: SkillDoc): readonly string[] {
+    return this.cache.templateKeys(d.hash, () => {
+      const f = fragments(d);
+      return [...new Set([...f.description, ...f.headings].map(templateKey))];
+    });
   }
 
   /** The first stage's raw lexical scores of a request (BM25F against every skill). */

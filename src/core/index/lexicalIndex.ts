@@ -168,7 +168,10 @@ export class LexicalIndex {
       for (const [key, counts] of batch) this.upsertCounts(key, counts); // the last one wins
       return;
     }
-    for (const [key] of batch) this.remove(key);
+    // Removed without compacting one by one (a branch switch replaces most of a library: each
+    // compaction is a rebuild), then compacted once, then rebuilt with the batch.
+    for (const [key] of batch) this.remove(key, false);
+    if (this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
     this.forgetDf();
     this.rebuild(batch);
   }
@@ -285,14 +288,14 @@ export class LexicalIndex {
     return slot;
   }
 
-  remove(key: string): void {
+  remove(key: string, compact = true): void {
     const slot = this.slotOf.get(key);
     if (slot === undefined) return;
     this.forgetDf();
     this.slotOf.delete(key);
     this.alive[slot] = false;
     for (let f = 0; f < F; f++) this.totals[f] -= this.lengths[f][slot];
-    if (++this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
+    if (++this.dead > 64 && this.dead > this.keyOf.length / 4 && compact) this.compact();
   }
 
   private forgetDf(): void {

@@ -32,6 +32,9 @@ export interface TimeSlicedOptions {
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** Lets requests and I/O in between two long steps of one job (a zero-delay timer). */
+export const yieldToLoop = macrotask;
+
 /**
  * Calls `step` on each of `items` in order, in slices of about `sliceMs`, yielding between
  * slices. A slice does at least one item, so a job always advances. Resolves with true once every

@@ -12,7 +12,7 @@ import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
 import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
 import { readSkills } from '../index/readSkills';
-import { runTimeSliced } from '../jobs/timeSliced';
+import { runTimeSliced, yieldToLoop } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import { LISTING_RULES, simulateListing, type ClientListing, type ListingClient, type ListingOptions, type ProfileId } from '../profiles';
@@ -412,6 +412,7 @@ class Engine implements RoutingEngine {
     }
     this.failed = failed;
     this.resort();
+    await yieldToLoop();
     await this.flushAnalyses();
     await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
     await this.vectors?.finish(this.sorted, opts.progress);
@@ -521,6 +522,8 @@ class Engine implements RoutingEngine {
   private async upsertLexicalInSlices(docs: readonly SkillDoc[], token?: CancelToken): Promise<void> {
     const batch: [string, TermCounts][] = [];
     await runTimeSliced(docs, (doc) => this.analyseOne(doc, batch), { token });
+    // The rebuild and the snapshot's encoding after it are long single steps: requests go first.
+    await yieldToLoop();
     this.lexical.upsertManyCounts(batch);
   }
 

@@ -1,0 +1,133 @@
+/**
+ * A branch switch in the language server (issue 24): a workspace copy of a real library (default:
+ * the 2,817-skill corpus) is indexed, then 2,000 of its SKILL.md files change on disk at once (a
+ * description with every fifth word left out and a tag, as bench/variedCopies.ts varies them) and
+ * arrive as one `workspace/didChangeWatchedFiles` batch. While the server handles it, the client
+ * asks for the index status every 20 ms, one request at a time: an answer's latency bounds how
+ * long the server's event loop was held. Prints the latencies (p50 / p99 / max), how long the
+ * batch took to be re-read and re-checked, and the server's memory; writes
+ * bench/results/branchSwitch.json. Never pass/fail (target: no stall over 200 ms).
+ *
+ *   node esbuild.mjs --bench && node out/bench/branchSwitch.js [--library DIR] [--files 2000] [--no-model] [--cache DIR]
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { FileChangeType } from 'vscode-languageserver-protocol';
+import { parseFrontMatter } from '../src/core/parse/frontMatter';
+import { IndexStatusRequest } from '../src/shared/protocol';
+import { TestClient } from '../test/server/lspClient';
+
+const { values } = parseArgs({
+  options: {
+    library: { type: 'string', default: path.resolve('../shared/corpus/skills') },
+    files: { type: 'string', default: '2000' },
+    'no-model': { type: 'boolean' },
+    cache: { type: 'string', default: path.join(tmpdir(), 'skill-router-bench-branch') },
+    out: { type: 'string', default: 'bench/results/branchSwitch.json' },
+    /** Writes a V8 CPU profile of the server to this folder. */
+    'cpu-prof': { type: 'string' },
+  },
+});
+
+function skillFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((e) => (e.isDirectory() ? skillFiles(path.join(dir, e.name)) : e.name === 'SKILL.md' ? [path.join(dir, e.name)] : []));
+}
+
+/** The other branch's text of a skill: every fifth description word left out, a tag added. */
+function onBranch(text: string): string {
+  const fm = parseFrontMatter(text);
+  const description = typeof fm.data.description === 'string' ? fm.data.description : '';
+  if (!fm.hasFrontMatter || !description) return `${text}\n\nChanged on the feature branch.\n`;
+  const kept = description.split(/\s+/).filter((_, n) => (n + 1) % 5 !== 0);
+  const name = typeof fm.data.name === 'string' ? fm.data.name : 'skill';
+  return `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(`${kept.join(' ')} (feature branch)`)}\n---\n${fm.body}`;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+const memory = (pid?: number) => {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const mb = (k: string) => Math.round(Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s)?.[1]) / 1024);
+    return { rssMb: mb('VmRSS'), peakRssMb: mb('VmHWM') };
+  } catch {
+    return null;
+  }
+};
+
+async function main() {
+  const ws = mkdtempSync(path.join(tmpdir(), 'sr-bench-branch-'));
+  cpSync(values.library!, ws, { recursive: true });
+  mkdirSync(values.cache!, { recursive: true });
+  const load = [loadavg()[0]];
+  const c = await TestClient.start({ folders: [ws], init: { cacheDir: values.cache, model: { enabled: !values['no-model'] } }, debounceMs: 'default', nodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [] });
+  try {
+    let t = performance.now();
+    const status = await c.ready(30 * 60_000);
+    const skills = status.folders[0].skills;
+    await c.waitFor(() => c.diagnostics.size >= skills, 'the first full publish', 10 * 60_000);
+    console.error(`ready: ${skills} skills in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const files = skillFiles(ws).slice(0, Number(values.files));
+    for (const f of files) writeFileSync(f, onBranch(readFileSync(f, 'utf8')));
+
+    const latencies: number[] = [];
+    /** When (ms after the batch was sent) each answer over 200 ms was asked, and how long it took. */
+    const stalls: [number, number][] = [];
+    let switching = true;
+    let sent = 0;
+    const pinger = (async () => {
+      while (switching) {
+        const s = performance.now();
+        await c.conn.sendRequest(IndexStatusRequest);
+        latencies.push(performance.now() - s);
+        if (performance.now() - s > 200) stalls.push([Math.round(s - sent), Math.round(performance.now() - s)]);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const seen = c.statuses.length;
+    t = sent = performance.now();
+    await c.filesChanged(files.map((file) => ({ file, type: FileChangeType.Changed })));
+    await c.waitFor(() => c.logs.some((l) => /\d+ changed files re-read as one batch/.test(l)), 'the batch re-read', 30 * 60_000);
+    const rereadMs = performance.now() - t;
+    await c.waitFor(() => c.statuses.length > seen, 'the status after the batch');
+    await c.ready(30 * 60_000);
+    const readyMs = performance.now() - t;
+    switching = false;
+    await pinger;
+    load.push(loadavg()[0]);
+    const mem = memory(c.proc.pid);
+    const result = {
+      library: values.library,
+      skills,
+      changed: files.length,
+      model: !values['no-model'],
+      load,
+      rereadMs: Math.round(rereadMs),
+      readyAgainMs: Math.round(readyMs),
+      pings: latencies.length,
+      latencyMs: { p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), max: Math.round(Math.max(...latencies)) },
+      over200ms: latencies.filter((x) => x > 200).length,
+      stalls,
+      memory: mem,
+    };
+    console.log(`| skills | changed | batch re-read | ready again | status answers | p50 / p99 / max | over 200 ms | RSS / peak |`);
+    console.log(`|--:|--:|--:|--:|--:|--:|--:|--:|`);
+    console.log(`| ${skills} | ${files.length} | ${(rereadMs / 1000).toFixed(1)} s | ${(readyMs / 1000).toFixed(1)} s | ${latencies.length} | ${result.latencyMs.p50} / ${result.latencyMs.p99} / ${result.latencyMs.max} ms | ${result.over200ms} | ${mem?.rssMb} / ${mem?.peakRssMb} MB |`);
+    console.log(`load ${load.map((x) => x.toFixed(1)).join(' → ')}; answers over 200 ms at [ms after the batch, ms]: ${JSON.stringify(stalls)}`);
+    writeFileSync(values.out!, `${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await c.stop();
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
