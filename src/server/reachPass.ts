@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import type { BackgroundFrequencies } from '../core/index/background';
-import { runTimeSliced } from '../core/jobs/timeSliced';
+import { runTimeSliced, yieldToLoop } from '../core/jobs/timeSliced';
 import { LISTING_RULES, simulateListing, type ListingClient } from '../core/profiles';
 import { unreachableFinding } from '../core/reach/finding';
 import { measureReach, type ReachRequest, type SkillReach } from '../core/reach/measure';
@@ -50,7 +50,7 @@ interface LibraryReach {
 }
 
 /** Yields to I/O (requests, edits) between the slices. */
-const toIo = () => new Promise<void>((r) => setImmediate(r));
+const toIo = yieldToLoop; // a zero-delay timer: see pairPasses.ts
 
 export class ReachPass {
   private readonly libs = new WeakMap<FolderLibrary, LibraryReach>();
