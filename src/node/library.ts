@@ -21,6 +21,7 @@ import { SEGMENTS_FILE, SegmentMemo } from './segmentMemo';
 import { cedictDictionary, findDictionaryFile } from './cedictDictionary';
 import { FileAnalysisCache } from './analysisSnapshot';
 import { FileParseCache } from './parseSnapshot';
+import { FileReferenceCache } from './referenceCache';
 import type { BilingualDictionary } from '../core/text/translator';
 import type { Segmenter } from '../core/text/analyse';
 import { JsonlWorkspace } from './jsonlWorkspace';
@@ -116,6 +117,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const analysisCacheLoad = opts.parseOnly ? undefined : FileAnalysisCache.open(cacheRoot, log);
   // Parsed skills are kept for folder libraries only (a `.jsonl` file has no per-skill stamps).
   const parseCacheLoad = workspace instanceof FsWorkspace ? FileParseCache.open(cacheRoot, log) : undefined;
+  const referenceCacheLoad = opts.parseOnly ? undefined : FileReferenceCache.open(cacheRoot, log);
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
   const modelDir = opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
@@ -143,6 +145,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const cache = embedder && modelCache ? await FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log) : undefined;
   const analysisCache = await analysisCacheLoad;
   const parseCache = await parseCacheLoad;
+  const referenceCache = await referenceCacheLoad;
   let dictionary: BilingualDictionary | null = null;
   if (!opts.noBridge && !opts.parseOnly) {
     if (findDictionaryFile()) dictionary = lazyDictionary(log);
@@ -165,6 +168,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     cache,
     analysisCache,
     parseCache,
+    referenceCache,
     indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log, exactBelow: opts.exactSearchBelow, efSearch: HNSW_EF_SEARCH }),
     segmenter,
     dictionary,

@@ -1,10 +1,12 @@
 /**
  * Parsed skills of a library, keyed by file stamp (see `ParseCache`), in one file so a reopen
  * neither reads nor parses unchanged SKILL.md files: "SRPS1\n", a JSON header line
- * {version, sha1} where `sha1` covers the rest, then one JSON `[key, SkillDoc]` a line.
- * Only documents that survive JSON unchanged are stored (YAML timestamps in front matter are
- * written as tagged strings and revived). Anything unreadable, inconsistent or damaged is
- * reported and rebuilt.
+ * {version, sha1} where `sha1` covers the rest, then per skill one JSON `[key, SkillDoc]` line
+ * whose `body` is the body's UTF-8 length, then the body's bytes and a newline. Bodies are most
+ * of the file (26 of 31 MB at 2,800 skills) and a warm `route` reads few of them, so each is
+ * decoded when first read (see `lazyBody`). Only documents that survive the file unchanged are
+ * stored (YAML timestamps in front matter are written as tagged strings and revived). Anything
+ * unreadable, inconsistent or damaged is reported and rebuilt.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -16,8 +18,10 @@ import { KeyedCacheFile, StaleCacheFile } from './cacheFile';
 
 const MAGIC = 'SRPS1\n';
 // 3: findings reworded (YAML mistakes explained, one finding per name problem); older files hold the old wording.
-const VERSION = 3;
+// 4: bodies as raw bytes after their entry's line.
+const VERSION = 4;
 export const PARSE_FILE = 'parsed.json';
+const NEWLINE = Buffer.from('\n');
 
 /** How a YAML timestamp in front matter is written (JSON has no dates); see `revive`. */
 const DATE_TAG = '\u0000date';
@@ -67,13 +71,52 @@ function revive(v: unknown): unknown {
   return o;
 }
 
-/** `keyRanges` is made without a prototype (keys come from the file); it is stored as a plain object. */
+/**
+ * `keyRanges` is made without a prototype (keys come from the file); it is stored as a plain
+ * object. The body is stored as UTF-8, which has no lone surrogates.
+ */
 function faithfulDoc(doc: SkillDoc): boolean {
-  return Object.getPrototypeOf(doc.keyRanges) === null && jsonFaithful({ ...doc, keyRanges: { ...doc.keyRanges } });
+  return Object.getPrototypeOf(doc.keyRanges) === null && !/\p{Cs}/u.test(doc.body) && jsonFaithful({ ...doc, keyRanges: { ...doc.keyRanges } });
 }
 
-function isDoc(d: unknown): d is SkillDoc {
-  const x = d as SkillDoc;
+/** The bytes of bodies not read since they were decoded from the file (written back as they are). */
+const unread = new WeakMap<object, Buffer>();
+
+/**
+ * Makes `doc.body` the text of `bytes`, decoded when first read (by the doc or a copy of its
+ * property descriptors); the property keeps its place among the keys, so spreads and JSON see
+ * the same document.
+ */
+function lazyBody(doc: SkillDoc, bytes: Buffer): void {
+  const settle = (target: object, text: string) => {
+    unread.delete(target);
+    Object.defineProperty(target, 'body', { value: text, writable: true, enumerable: true, configurable: true });
+  };
+  Object.defineProperty(doc, 'body', {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      const text = bytes.toString('utf8');
+      settle(this, text);
+      return text;
+    },
+    set(this: object, text: string) {
+      settle(this, text);
+    },
+  });
+  unread.set(doc, bytes);
+}
+
+/** The entry's JSON line: the document with its body's byte length in place of the body, dates tagged. */
+function entryLine(key: string, doc: SkillDoc, bodyBytes: number): Buffer {
+  const stored: Record<string, unknown> = {};
+  for (const k of Object.keys(doc) as (keyof SkillDoc)[]) stored[k] = k === 'body' ? bodyBytes : k === 'frontMatter' ? tagDates(doc.frontMatter) : doc[k];
+  return Buffer.from(`${JSON.stringify([key, stored])}\n`, 'utf8');
+}
+
+/** A stored document: `body` holds the length of the bytes that follow its line. */
+function isStoredDoc(d: unknown): d is Omit<SkillDoc, 'body'> & { body: number } {
+  const x = d as Omit<SkillDoc, 'body'> & { body: number };
   return (
     !!x &&
     typeof x === 'object' &&
@@ -81,7 +124,7 @@ function isDoc(d: unknown): d is SkillDoc {
     typeof x.path === 'string' &&
     typeof x.name === 'string' &&
     typeof x.description === 'string' &&
-    typeof x.body === 'string' &&
+    Number.isSafeInteger(x.body) &&
     typeof x.hash === 'string' &&
     (x.lang === 'en' || x.lang === 'zh') &&
     Number.isSafeInteger(x.bodyStartLine) &&
@@ -124,38 +167,45 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
     if (header?.version !== VERSION) throw new StaleCacheFile('has another layout; rebuilding it');
     const body = buf.subarray(eol + 1);
     if (createHash('sha1').update(body).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
-    // One entry a line (JSON escapes newlines in strings): no string of the whole file is made.
+    // One entry a line (JSON escapes newlines in strings), then its body's bytes: no string of the
+    // whole file is made, and no body is decoded here.
     const entries: [string, SkillDoc][] = [];
     for (let at = 0; at < body.length; ) {
-      let end = body.indexOf(10, at);
-      if (end < 0) end = body.length;
+      const end = body.indexOf(10, at);
+      if (end < 0) throw new Error('truncated entry');
       let e: unknown;
       try {
         e = JSON.parse(body.toString('utf8', at, end));
       } catch {
         throw new Error('data is not JSON');
       }
-      if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isDoc(e[1])) throw new Error('bad entry');
-      entries.push(e as [string, SkillDoc]);
-      at = end + 1;
-    }
-    for (const [, doc] of entries) {
+      if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isStoredDoc(e[1]) || e[1].body < 0) throw new Error('bad entry');
+      const from = end + 1;
+      const to = from + e[1].body;
+      if (to >= body.length || body[to] !== 10) throw new Error('body shorter than its entry says');
+      const doc = e[1] as unknown as SkillDoc;
       doc.frontMatter = revive(doc.frontMatter) as Record<string, unknown>;
       doc.keyRanges = Object.assign(Object.create(null) as Record<string, never>, doc.keyRanges);
+      lazyBody(doc, body.subarray(from, to));
+      entries.push([e[0], doc]);
+      at = to + 1;
     }
     return entries;
   }
 
   protected encode(): Buffer[] {
-    // One chunk per skill. Joining the lines into one string, then one buffer, then a framed copy
-    // held the file (31 MB at 2,817 skills) about four times over.
+    // Two chunks per skill, unread bodies as the bytes they were read from. Joining the lines into
+    // one string, then one buffer, then a framed copy held the file about four times over.
     const hash = createHash('sha1');
-    const lines: Buffer[] = [];
+    const chunks: Buffer[] = [];
     for (const [key, doc] of this.map) {
-      const line = Buffer.from(`${lines.length ? '\n' : ''}${JSON.stringify([key, { ...doc, frontMatter: tagDates(doc.frontMatter) }])}`, 'utf8');
-      hash.update(line);
-      lines.push(line);
+      const bytes = unread.get(doc) ?? Buffer.from(`${doc.body}`, 'utf8');
+      const line = entryLine(key, doc, bytes.length);
+      for (const c of [line, bytes, NEWLINE]) {
+        hash.update(c);
+        chunks.push(c);
+      }
     }
-    return [Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, sha1: hash.digest('hex') })}\n`, 'utf8'), ...lines];
+    return [Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, sha1: hash.digest('hex') })}\n`, 'utf8'), ...chunks];
   }
 }

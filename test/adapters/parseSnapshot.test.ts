@@ -73,6 +73,26 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     assert.deepEqual(warnings, []);
   });
 
+  it('decodes a body when first read, keeps the keys in place, and writes an unread body back unchanged', async () => {
+    await seeded();
+    const c = await FileParseCache.open(dir, logger);
+    const a = c.get('a')!;
+    assert.equal(typeof Object.getOwnPropertyDescriptor(a, 'body')!.get, 'function', 'not decoded yet');
+    assert.deepEqual(Object.keys(a), Object.keys(doc('a')));
+    assert.equal(a.body, doc('a').body);
+    assert.equal(Object.getOwnPropertyDescriptor(a, 'body')!.value, doc('a').body, 'decoded once, then a plain value');
+    // A change elsewhere rewrites the file: 'b' was never read and goes back as its bytes.
+    c.set('c', doc('c', { body: 'ünïcode — body\nwith lines\n' }));
+    await c.flush(new Set(['a', 'b', 'c']));
+    const d = await FileParseCache.open(dir, logger);
+    assert.deepEqual({ ...d.get('a') }, doc('a'));
+    assert.deepEqual({ ...d.get('b') }, doc('b', { lang: 'zh', description: '数据' }));
+    assert.equal(d.get('c')!.body, 'ünïcode — body\nwith lines\n');
+    d.get('b')!.body = 'replaced';
+    assert.equal(d.get('b')!.body, 'replaced');
+    assert.deepEqual(warnings, []);
+  });
+
   it('does not store what JSON would change', async () => {
     const c = await FileParseCache.open(dir, logger);
     c.set('nan', doc('nan', { frontMatter: { n: Number.NaN } }));
@@ -80,9 +100,10 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     c.set('map', doc('map', { frontMatter: { m: new Map() } }));
     c.set('tag', doc('tag', { frontMatter: { '\u0000date': 'x' } }));
     c.set('proto', doc('proto', { keyRanges: {} }));
+    c.set('surrogate', doc('surrogate', { body: 'half a pair: \ud800' }));
     c.set('ok', doc('ok'));
     assert.equal(c.size, 1);
-    await c.flush(new Set(['nan', 'undef', 'map', 'tag', 'proto', 'ok']));
+    await c.flush(new Set(['nan', 'undef', 'map', 'tag', 'proto', 'surrogate', 'ok']));
     assert.equal((await FileParseCache.open(dir, logger)).size, 1);
   });
 

@@ -45,7 +45,7 @@ export async function readSkills(
         const hit = key ? parseCache!.get(key) : undefined;
         if (hit) {
           // A copy: the engine replaces findings on entries it keeps.
-          docs.push({ ...hit, findings: [...hit.findings] });
+          docs.push(copyDoc(hit));
         } else {
           const { text, invalidUtf8 } = decodeSkillBytes(await workspace.read(ref));
           const doc = parseSkill(ref, text, profiles, invalidUtf8);
@@ -67,4 +67,14 @@ export async function readSkills(
 function parseKey(ref: SkillFileRef, profiles: readonly ProfileId[], stamp: string): string {
   // The id and folder name enter the parse (name fallback, name-mismatch finding), the profiles its findings.
   return JSON.stringify([ref.path, ref.id, ref.folderName ?? null, profiles, PARSE_VERSION, stamp]);
+}
+
+/**
+ * A shallow copy with its own findings list that keeps accessors as they are: a parse cache may
+ * hand out a body that is decoded when first read (a spread would read it now).
+ */
+function copyDoc(doc: SkillDoc): SkillDoc {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(doc)) as SkillDoc;
+  copy.findings = [...doc.findings];
+  return copy;
 }

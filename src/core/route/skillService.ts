@@ -10,7 +10,7 @@ import { scanPairs } from '../analysis/pairScan';
 import type { PairScanRun } from '../analysis/scanRun';
 import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
-import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
+import { ANALYSIS_VERSION, analysisFingerprint, type AnalysisCache, type ParseCache, type ReferenceCache } from '../index/caches';
 import { readSkills } from '../index/readSkills';
 import { runTimeSliced } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
@@ -19,7 +19,7 @@ import { LISTING_RULES, simulateListing, type ClientListing, type ListingClient,
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
 import { analyse, type Segmenter } from '../text/analyse';
 import { contentHash } from '../text/hash';
-import { cleanMarkdown, splitPassages, type Passage } from '../text/passages';
+import { splitPassages, type Passage } from '../text/passages';
 import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
 import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex } from '../types';
 import { SILENT_LOGGER, throwIfCancelled } from '../types';
@@ -34,10 +34,11 @@ import type { RelevanceModel } from './relevance';
 import { DEFAULT_SET, type SetOptions } from './setSelection';
 import { capRequest } from './request';
 import { DEFAULT_ROUTING, type RoutingSettings } from './settings';
-import { nameKeys, ownBody, referenceKeys, SkillNames } from './crossRefs';
+import { cachedReferenceKeys, nameKeys, ownBody, referenceKey, SkillNames } from './crossRefs';
 import { lexicalFields, type TextContext } from './skillText';
 
 export { EMBED_LAYOUT_VERSION } from './skillVectors';
+export { analysisFingerprint } from '../index/caches';
 
 export interface SkillServiceInit {
   /** Shown in results and messages (a folder path or a `.jsonl` library). */
@@ -53,6 +54,8 @@ export interface SkillServiceInit {
   analysisCache?: AnalysisCache;
   /** Persisted parsed skills (see `ParseCache`); used only with a workspace that stamps files. */
   parseCache?: ParseCache;
+  /** Persisted reference keys of skill bodies (see `ReferenceCache`). */
+  referenceCache?: ReferenceCache;
   /** Makes the vector index; exact search when absent. */
   indexFactory?: (dims: number) => VectorIndex;
   segmenter?: Segmenter;
@@ -531,7 +534,7 @@ class Engine implements RoutingEngine {
   private analyseOne(doc: SkillDoc, batch: [string, TermCounts][]): void {
     const cache = this.init.analysisCache;
     const prev = this.entries.get(doc.id);
-    const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : referenceKeys(doc.body);
+    const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : cachedReferenceKeys(doc, this.init.referenceCache);
     const mentions = this.names.mentions(doc, refKeys);
     const key = this.analysisKey(doc, mentions);
     const entry = (feedback: string[], ownTerms: number) => new Entry(doc, refKeys, mentions, feedback, ownTerms);
@@ -560,10 +563,10 @@ class Engine implements RoutingEngine {
   }
 
   private async flushAnalyses(): Promise<void> {
-    const cache = this.init.analysisCache;
-    if (!cache) return;
-    const keep = new Set([...this.entries.values()].map((e) => this.analysisKey(e.doc, e.mentions)));
-    await cache.flush(keep).catch((err) => this.log.warn(`could not write the analysis snapshot: ${err instanceof Error ? err.message : err}`));
+    const entries = [...this.entries.values()];
+    const failed = (what: string) => (err: unknown) => this.log.warn(`could not write the ${what}: ${err instanceof Error ? err.message : err}`);
+    await this.init.analysisCache?.flush(new Set(entries.map((e) => this.analysisKey(e.doc, e.mentions)))).catch(failed('analysis snapshot'));
+    await this.init.referenceCache?.flush(new Set(entries.map((e) => referenceKey(e.doc)))).catch(failed('reference-key cache'));
   }
 
   private rerankText(id: string): string {
@@ -590,18 +593,4 @@ function keepRecent(cache: Map<string, { docs: readonly SkillDoc[] }>, docs: rea
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/**
- * A short hash of what the analyser makes of a probe text (identifiers, stemming, stop words,
- * Markdown), so a snapshot written by a build that analyses differently is not reused.
- */
-export function analysisFingerprint(): string {
-  const probe =
-    '# Extracting PDFs\nUse `pdfPlumber.extract_tables()` on scanned invoices; the CLI\'s --json flag, C++ and node.js.\n' +
-    '- [docs](https://example.com/a_b) <b>running</b> reports, analyses, e-mails 2024-05-01\n```\nconst x = 1;\n```';
-  const text = JSON.stringify([analyse(probe), analyse(cleanMarkdown(probe)), splitPassages(probe)]);
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(36);
 }
