@@ -22,6 +22,7 @@ import { cedictDictionary, findDictionaryFile } from './cedictDictionary';
 import { FileAnalysisCache } from './analysisSnapshot';
 import { FileParseCache } from './parseSnapshot';
 import { FileReferenceCache } from './referenceCache';
+import { FileFieldStore } from './fieldStore';
 import type { BilingualDictionary } from '../core/text/translator';
 import type { Segmenter } from '../core/text/analyse';
 import { JsonlWorkspace } from './jsonlWorkspace';
@@ -118,6 +119,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   // Parsed skills are kept for folder libraries only (a `.jsonl` file has no per-skill stamps).
   const parseCacheLoad = workspace instanceof FsWorkspace ? FileParseCache.open(cacheRoot, log) : undefined;
   const referenceCacheLoad = opts.parseOnly ? undefined : FileReferenceCache.open(cacheRoot, log);
+  const fieldStoreLoad = opts.parseOnly ? undefined : FileFieldStore.open(cacheRoot, log);
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
   const modelDir = opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
@@ -146,6 +148,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const analysisCache = await analysisCacheLoad;
   const parseCache = await parseCacheLoad;
   const referenceCache = await referenceCacheLoad;
+  const fieldStore = await fieldStoreLoad;
   let dictionary: BilingualDictionary | null = null;
   if (!opts.noBridge && !opts.parseOnly) {
     if (findDictionaryFile()) dictionary = lazyDictionary(log);
@@ -169,6 +172,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     analysisCache,
     parseCache,
     referenceCache,
+    fieldStore,
     indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log, exactBelow: opts.exactSearchBelow, efSearch: HNSW_EF_SEARCH }),
     segmenter,
     dictionary,

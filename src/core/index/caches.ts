@@ -68,6 +68,34 @@ export interface ReferenceCache {
 }
 
 /**
+ * Bump when what the reranker's field analysis (route/rerankFeatures.ts `FieldCache`) makes of
+ * the same skill changes in a way the analysis fingerprint would not notice (which fields, how
+ * many passages), so persisted fields are not reused.
+ */
+export const FIELDS_VERSION = 1;
+
+/** The analysed fields of one skill version the reranker and the explanations read, as term lists in first-seen order. */
+export interface StoredFields {
+  name: string[];
+  description: string[];
+  headings: string[];
+  body: string[];
+  passages: string[][];
+}
+
+/**
+ * Persistent reranker fields by skill content: a warm `route` reads its candidates' fields
+ * instead of analysing their bodies and passages again. Keys hold the skill's routing hash, the
+ * analysis tag and `FIELDS_VERSION`.
+ */
+export interface FieldStore {
+  get(key: string): StoredFields | undefined;
+  set(key: string, fields: StoredFields): void;
+  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
+  flush(keep: Set<string>): Promise<void>;
+}
+
+/**
  * A short hash of what the analyser makes of a probe text (identifiers, stemming, stop words,
  * Markdown), so a snapshot written by a build that analyses differently is not reused.
  */
