@@ -1,20 +1,19 @@
 /**
  * Parsed skills of a library, keyed by file stamp (see `ParseCache`), in one file so a reopen
  * neither reads nor parses unchanged SKILL.md files: "SRPS1\n", a JSON header line
- * {version, sha1} where `sha1` covers the rest, then per skill one JSON `[key, SkillDoc]` line
+ * {version, crc32 or sha1} whose checksum covers the rest, then per skill one JSON `[key, SkillDoc]` line
  * whose `body` is the body's UTF-8 length, then the body's bytes and a newline. Bodies are most
  * of the file (26 of 31 MB at 2,800 skills) and a warm `route` reads few of them, so each is
  * decoded when first read (see `lazyBody`). Only documents that survive the file unchanged are
  * stored (YAML timestamps in front matter are written as tagged strings and revived). Anything
  * unreadable, inconsistent or damaged is reported and rebuilt.
  */
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { ParseCache } from '../core/index/caches';
 import type { SkillDoc } from '../core/types';
 import type { Logger } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
-import { KeyedCacheFile, StaleCacheFile } from './cacheFile';
+import { Checksum, KeyedCacheFile, StaleCacheFile } from './cacheFile';
 
 const MAGIC = 'SRPS1\n';
 // 3: findings reworded (YAML mistakes explained, one finding per name problem); older files hold the old wording.
@@ -158,7 +157,7 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
     if (buf.length < MAGIC.length || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('bad magic');
     const eol = buf.indexOf(10, MAGIC.length);
     if (eol < 0) throw new Error('truncated header');
-    let header: { version?: unknown; sha1?: unknown };
+    let header: { version?: unknown; crc32?: unknown; sha1?: unknown };
     try {
       header = JSON.parse(buf.toString('utf8', MAGIC.length, eol));
     } catch {
@@ -166,7 +165,7 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
     }
     if (header?.version !== VERSION) throw new StaleCacheFile('has another layout; rebuilding it');
     const body = buf.subarray(eol + 1);
-    if (createHash('sha1').update(body).digest('hex') !== header.sha1) throw new Error('checksum mismatch');
+    Checksum.check(header, body);
     // One entry a line (JSON escapes newlines in strings), then its body's bytes: no string of the
     // whole file is made, and no body is decoded here.
     const entries: [string, SkillDoc][] = [];
@@ -196,16 +195,16 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
   protected encode(): Buffer[] {
     // Two chunks per skill, unread bodies as the bytes they were read from. Joining the lines into
     // one string, then one buffer, then a framed copy held the file about four times over.
-    const hash = createHash('sha1');
+    const sum = new Checksum();
     const chunks: Buffer[] = [];
     for (const [key, doc] of this.map) {
       const bytes = unread.get(doc) ?? Buffer.from(`${doc.body}`, 'utf8');
       const line = entryLine(key, doc, bytes.length);
       for (const c of [line, bytes, NEWLINE]) {
-        hash.update(c);
+        sum.update(c);
         chunks.push(c);
       }
     }
-    return [Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, sha1: hash.digest('hex') })}\n`, 'utf8'), ...chunks];
+    return [Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, ...sum.digest() })}\n`, 'utf8'), ...chunks];
   }
 }

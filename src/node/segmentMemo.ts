@@ -6,40 +6,39 @@
  * The words are jieba's own for the same text, so results do not change.
  *
  * The runs are spread over `SHARDS` shards by a hash of the run: a JSON header line
- * {version, segmenter, shards: [byte length, sha1, runs][]}, then each shard's JSON array of
- * `[run, words]`. A lookup parses its run's shard only: a warm `route` meets a few dozen runs,
- * and parsing all of them (6 MB) cost ~0.08 s. The file is written (temporary file, then rename)
+ * {version, segmenter, shards: [byte length, runs, crc32 or sha1][]}, then each shard's JSON
+ * array of `[run, words]`. A lookup parses its run's shard only (~3 KB): a warm `route` meets a
+ * few dozen runs, and parsing all of them (6 MB) cost ~0.08 s. The file is written (temporary file, then rename)
  * when the library is disposed and new runs were added, unparsed shards as they were read. A
  * header or shard that is unreadable or damaged is reported and rebuilt; a file written by
  * another jieba build or layout is dropped quietly.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../core/types';
+import { Checksum, StaleCacheFile } from './cacheFile';
 
 export const SEGMENTS_FILE = 'segments.json';
-const VERSION = 2;
+const VERSION = 3;
 /** Most runs kept: enough for what a library's ranking meets, a few MB on disk. */
 const MAX_RUNS = 100_000;
-const SHARDS = 256;
+const SHARDS = 2048;
 
 interface Header {
   version: number;
   /** The segmenter's identity (jieba's version): another one may cut differently. */
   segmenter: string;
-  shards: [number, string, number][];
+  shards: [length: number, runs: number, checksum: number | string][];
 }
 
 /** One shard: its runs once parsed, else its bytes as read (and how many runs they hold). */
 interface Shard {
   runs?: Map<string, string[]>;
   bytes?: Buffer;
-  sha1?: string;
+  checksum?: number | string;
   size?: number;
 }
 
-const sha1 = (b: Buffer) => createHash('sha1').update(b).digest('hex');
 
 /** The shard of a run (FNV-1a over its UTF-16 code units). */
 function shardOf(run: string): number {
@@ -77,7 +76,11 @@ export class SegmentMemo {
   async flush(): Promise<void> {
     if (!this.added || !this.shards) return;
     const blobs = this.shards.map((s) => (s.runs ? Buffer.from(JSON.stringify([...s.runs]), 'utf8') : s.bytes!));
-    const rows = this.shards.map((s, i): [number, string, number] => (s.runs ? [blobs[i].length, sha1(blobs[i]), s.runs.size] : [blobs[i].length, s.sha1!, s.size!]));
+    const sum = (b: Buffer) => {
+      const c = new Checksum().update(b).digest();
+      return 'crc32' in c ? c.crc32 : c.sha1;
+    };
+    const rows = this.shards.map((s, i): Header['shards'][number] => (s.runs ? [blobs[i].length, s.runs.size, sum(blobs[i])] : [blobs[i].length, s.size!, s.checksum!]));
     const header: Header = { version: VERSION, segmenter: this.segmenter, shards: rows };
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
@@ -96,7 +99,7 @@ export class SegmentMemo {
     shard.bytes = undefined;
     if (!bytes) return shard.runs;
     try {
-      if (sha1(bytes) !== shard.sha1) throw new Error('checksum mismatch');
+      Checksum.check(typeof shard.checksum === 'number' ? { crc32: shard.checksum } : { sha1: shard.checksum }, bytes);
       const entries = JSON.parse(bytes.toString('utf8')) as unknown;
       if (!Array.isArray(entries)) throw new Error('no runs');
       for (const e of entries) {
@@ -108,7 +111,7 @@ export class SegmentMemo {
       this.count -= shard.size ?? 0;
       shard.runs.clear();
       this.added = true;
-      this.log.warn(`segmentation cache ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
+      if (!(err instanceof StaleCacheFile)) this.log.warn(`segmentation cache ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
     }
     return shard.runs;
   }
@@ -143,14 +146,15 @@ export class SegmentMemo {
         return (this.shards = empty());
       }
       const rows = header.shards;
-      const isRow = (r: unknown) => Array.isArray(r) && r.length === 3 && [r[0], r[2]].every((n) => Number.isSafeInteger(n) && n >= 0) && typeof r[1] === 'string';
+      const isRow = (r: unknown) =>
+        Array.isArray(r) && r.length === 3 && [r[0], r[1]].every((n) => Number.isSafeInteger(n) && n >= 0) && (typeof r[2] === 'string' || Number.isSafeInteger(r[2]));
       if (!Array.isArray(rows) || rows.length !== SHARDS || !rows.every(isRow)) throw new Error('bad header');
       const shards: Shard[] = [];
       let at = eol + 1;
       let count = 0;
-      for (const [length, hash, size] of rows) {
+      for (const [length, size, checksum] of rows) {
         if (at + length > buf.length) throw new Error('data shorter than the header says');
-        shards.push({ bytes: buf.subarray(at, at + length), sha1: hash, size });
+        shards.push({ bytes: buf.subarray(at, at + length), checksum, size });
         at += length;
         count += size;
       }

@@ -53,7 +53,7 @@ describe('segmentation memo', () => {
 
   for (const [what, damage, all] of [
     ['cut short', (f: string) => writeFileSync(f, readFileSync(f).subarray(0, readFileSync(f).length - 9)), true],
-    ['not a memo', (f: string) => writeFileSync(f, '{"version":2,"segmenter":"jieba@1","shards":[["数据",'), true],
+    ['not a memo', (f: string) => writeFileSync(f, '{"version":3,"segmenter":"jieba@1","shards":[["数据",'), true],
     [
       'with a flipped bit in a shard',
       (f: string) => {
