@@ -2,7 +2,7 @@
  * Finds SKILL.md files under a library root: skips `.git` and `node_modules`, follows symlinked
  * folders once (a loop is reported, not followed), and reads file bytes with a size guard.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { SkillFileRef, SkillWorkspace } from '../core/workspace';
 import { MAX_SKILL_BYTES } from '../core/parse/skillDoc';
@@ -156,7 +156,14 @@ export class FsWorkspace implements SkillWorkspace {
   async stamp(ref: SkillFileRef): Promise<string | undefined> {
     const abs = this.absolute(ref);
     if (this.opts.overlay?.has(abs)) return undefined;
-    const st = await fs.stat(abs).catch(() => undefined);
+    // Synchronous: a warm reopen stamps every file, and 2,800 promise-based stats cost ~0.05 s of
+    // this thread against ~0.01 s (each blocks for microseconds; reads stay asynchronous).
+    let st: Stats | undefined;
+    try {
+      st = statSync(abs, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
     if (!st || !st.isFile() || st.size > MAX_SKILL_BYTES) return undefined;
     // mtime alone decides (utimes cannot set ctime back, tools that restore mtimes still change ctime).
     if (Date.now() - st.mtimeMs < RACY_MS) return undefined;

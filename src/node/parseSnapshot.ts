@@ -1,12 +1,13 @@
 /**
  * Parsed skills of a library, keyed by file stamp (see `ParseCache`), in one file so a reopen
  * neither reads nor parses unchanged SKILL.md files: "SRPS1\n", a JSON header line
- * {version, crc32 or sha1} whose checksum covers the rest, then per skill one JSON `[key, SkillDoc]` line
- * whose `body` is the body's UTF-8 length, then the body's bytes and a newline. Bodies are most
- * of the file (26 of 31 MB at 2,800 skills) and a warm `route` reads few of them, so each is
- * decoded when first read (see `lazyBody`). Only documents that survive the file unchanged are
- * stored (YAML timestamps in front matter are written as tagged strings and revived). Anything
- * unreadable, inconsistent or damaged is reported and rebuilt.
+ * {version, crc32 or sha1} whose checksum covers the rest, then per skill one JSON
+ * `[key, SkillDoc]` line in which the `LAZY` fields hold their byte lengths, then those fields'
+ * bytes (the body as UTF-8, the others as JSON) and a newline. They are most of the file (30 of
+ * 31 MB at 2,800 skills) and a warm `route` reads few of them, so each is decoded when first read
+ * (see `lazyField`). Only documents that survive the file unchanged are stored (YAML timestamps
+ * in front matter are written as tagged strings and revived). Anything unreadable, inconsistent
+ * or damaged is reported and rebuilt.
  */
 import * as path from 'node:path';
 import type { ParseCache } from '../core/index/caches';
@@ -17,8 +18,8 @@ import { Checksum, KeyedCacheFile, StaleCacheFile } from './cacheFile';
 
 const MAGIC = 'SRPS1\n';
 // 3: findings reworded (YAML mistakes explained, one finding per name problem); older files hold the old wording.
-// 4: bodies as raw bytes after their entry's line.
-const VERSION = 4;
+// 4: bodies as bytes after their entry's line. 5: front matter, key ranges and findings too.
+const VERSION = 5;
 export const PARSE_FILE = 'parsed.json';
 const NEWLINE = Buffer.from('\n');
 
@@ -78,44 +79,70 @@ function faithfulDoc(doc: SkillDoc): boolean {
   return Object.getPrototypeOf(doc.keyRanges) === null && !/\p{Cs}/u.test(doc.body) && jsonFaithful({ ...doc, keyRanges: { ...doc.keyRanges } });
 }
 
-/** The bytes of bodies not read since they were decoded from the file (written back as they are). */
-const unread = new WeakMap<object, Buffer>();
+/**
+ * The fields kept as bytes after their entry's line, decoded when first read: a warm `route`
+ * reads the bodies, front matter and key ranges of its candidates only, and the findings of none.
+ */
+const LAZY = ['body', 'frontMatter', 'keyRanges', 'findings'] as const;
+type LazyField = (typeof LAZY)[number];
+
+/** A lazy field's value from its bytes (`body` as text, the others as JSON). */
+function decodeField(field: LazyField, bytes: Buffer): unknown {
+  if (field === 'body') return bytes.toString('utf8');
+  const v = JSON.parse(bytes.toString('utf8')) as unknown;
+  if (field === 'frontMatter') return revive(v);
+  // Made without a prototype, as the parser makes it (keys come from the file).
+  if (field === 'keyRanges') return Object.assign(Object.create(null) as Record<string, never>, v);
+  return v;
+}
+
+/** A lazy field's bytes, as `decodeField` reads them. */
+function encodeField(field: LazyField, doc: SkillDoc): Buffer {
+  if (field === 'body') return Buffer.from(doc.body, 'utf8');
+  return Buffer.from(JSON.stringify(field === 'frontMatter' ? tagDates(doc.frontMatter) : doc[field]), 'utf8');
+}
+
+/** The bytes of lazy fields not read since they were decoded from the file (written back as they are). */
+const unread = new WeakMap<object, Partial<Record<LazyField, Buffer>>>();
 
 /**
- * Makes `doc.body` the text of `bytes`, decoded when first read (by the doc or a copy of its
- * property descriptors); the property keeps its place among the keys, so spreads and JSON see
- * the same document.
+ * Makes `doc[field]` the value of `bytes`, decoded when first read (by the doc or by a copy of
+ * its property descriptors, each its own value: a copy's findings are its own array); the
+ * property keeps its place among the keys, so spreads and JSON see the same document.
  */
-function lazyBody(doc: SkillDoc, bytes: Buffer): void {
-  const settle = (target: object, text: string) => {
-    unread.delete(target);
-    Object.defineProperty(target, 'body', { value: text, writable: true, enumerable: true, configurable: true });
+function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer): void {
+  const settle = (target: object, value: unknown) => {
+    const left = unread.get(target);
+    if (left) delete left[field];
+    Object.defineProperty(target, field, { value, writable: true, enumerable: true, configurable: true });
   };
-  Object.defineProperty(doc, 'body', {
+  Object.defineProperty(doc, field, {
     enumerable: true,
     configurable: true,
     get(this: object) {
-      const text = bytes.toString('utf8');
-      settle(this, text);
-      return text;
+      const value = decodeField(field, bytes);
+      settle(this, value);
+      return value;
     },
-    set(this: object, text: string) {
-      settle(this, text);
+    set(this: object, value: unknown) {
+      settle(this, value);
     },
   });
-  unread.set(doc, bytes);
+  let left = unread.get(doc);
+  if (!left) unread.set(doc, (left = {}));
+  left[field] = bytes;
 }
 
-/** The entry's JSON line: the document with its body's byte length in place of the body, dates tagged. */
-function entryLine(key: string, doc: SkillDoc, bodyBytes: number): Buffer {
+/** The entry's JSON line: the document with the byte length of each lazy field in its place. */
+function entryLine(key: string, doc: SkillDoc, lengths: Record<LazyField, number>): Buffer {
   const stored: Record<string, unknown> = {};
-  for (const k of Object.keys(doc) as (keyof SkillDoc)[]) stored[k] = k === 'body' ? bodyBytes : k === 'frontMatter' ? tagDates(doc.frontMatter) : doc[k];
+  for (const k of Object.keys(doc) as (keyof SkillDoc)[]) stored[k] = k in lengths ? lengths[k as LazyField] : doc[k];
   return Buffer.from(`${JSON.stringify([key, stored])}\n`, 'utf8');
 }
 
-/** A stored document: `body` holds the length of the bytes that follow its line. */
-function isStoredDoc(d: unknown): d is Omit<SkillDoc, 'body'> & { body: number } {
-  const x = d as Omit<SkillDoc, 'body'> & { body: number };
+/** A stored document: each lazy field holds the length of its bytes after the line. */
+function isStoredDoc(d: unknown): d is Omit<SkillDoc, LazyField> & Record<LazyField, number> {
+  const x = d as Omit<SkillDoc, LazyField> & Record<LazyField, number>;
   return (
     !!x &&
     typeof x === 'object' &&
@@ -123,15 +150,10 @@ function isStoredDoc(d: unknown): d is Omit<SkillDoc, 'body'> & { body: number }
     typeof x.path === 'string' &&
     typeof x.name === 'string' &&
     typeof x.description === 'string' &&
-    Number.isSafeInteger(x.body) &&
     typeof x.hash === 'string' &&
     (x.lang === 'en' || x.lang === 'zh') &&
     Number.isSafeInteger(x.bodyStartLine) &&
-    !!x.frontMatter &&
-    typeof x.frontMatter === 'object' &&
-    !!x.keyRanges &&
-    typeof x.keyRanges === 'object' &&
-    Array.isArray(x.findings)
+    LAZY.every((f) => Number.isSafeInteger(x[f]) && x[f] >= 0)
   );
 }
 
@@ -178,29 +200,33 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
       } catch {
         throw new Error('data is not JSON');
       }
-      if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isStoredDoc(e[1]) || e[1].body < 0) throw new Error('bad entry');
-      const from = end + 1;
-      const to = from + e[1].body;
-      if (to >= body.length || body[to] !== 10) throw new Error('body shorter than its entry says');
-      const doc = e[1] as unknown as SkillDoc;
-      doc.frontMatter = revive(doc.frontMatter) as Record<string, unknown>;
-      doc.keyRanges = Object.assign(Object.create(null) as Record<string, never>, doc.keyRanges);
-      lazyBody(doc, body.subarray(from, to));
+      if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isStoredDoc(e[1])) throw new Error('bad entry');
+      const stored = e[1];
+      const doc = stored as unknown as SkillDoc;
+      let from = end + 1;
+      for (const field of LAZY) {
+        const to = from + stored[field];
+        if (to >= body.length) throw new Error('data shorter than its entry says');
+        lazyField(doc, field, body.subarray(from, to));
+        from = to;
+      }
+      if (body[from] !== 10) throw new Error('data longer than its entry says');
       entries.push([e[0], doc]);
-      at = to + 1;
+      at = from + 1;
     }
     return entries;
   }
 
   protected encode(): Buffer[] {
-    // Two chunks per skill, unread bodies as the bytes they were read from. Joining the lines into
-    // one string, then one buffer, then a framed copy held the file about four times over.
+    // A line and the lazy fields' bytes per skill, unread ones as they were read. Joining the
+    // lines into one string, then one buffer, then a framed copy held the file four times over.
     const sum = new Checksum();
     const chunks: Buffer[] = [];
     for (const [key, doc] of this.map) {
-      const bytes = unread.get(doc) ?? Buffer.from(`${doc.body}`, 'utf8');
-      const line = entryLine(key, doc, bytes.length);
-      for (const c of [line, bytes, NEWLINE]) {
+      const left = unread.get(doc);
+      const fields = LAZY.map((f) => left?.[f] ?? encodeField(f, doc));
+      const lengths = Object.fromEntries(LAZY.map((f, i) => [f, fields[i].length])) as Record<LazyField, number>;
+      for (const c of [entryLine(key, doc, lengths), ...fields, NEWLINE]) {
         sum.update(c);
         chunks.push(c);
       }

@@ -73,14 +73,20 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     assert.deepEqual(warnings, []);
   });
 
-  it('decodes a body when first read, keeps the keys in place, and writes an unread body back unchanged', async () => {
+  it('decodes a body, front matter, key ranges and findings when first read, keeps the keys in place, and writes unread ones back unchanged', async () => {
     await seeded();
     const c = await FileParseCache.open(dir, logger);
     const a = c.get('a')!;
-    assert.equal(typeof Object.getOwnPropertyDescriptor(a, 'body')!.get, 'function', 'not decoded yet');
+    for (const f of ['body', 'frontMatter', 'keyRanges', 'findings']) assert.equal(typeof Object.getOwnPropertyDescriptor(a, f)!.get, 'function', `${f} not decoded yet`);
     assert.deepEqual(Object.keys(a), Object.keys(doc('a')));
     assert.equal(a.body, doc('a').body);
     assert.equal(Object.getOwnPropertyDescriptor(a, 'body')!.value, doc('a').body, 'decoded once, then a plain value');
+    assert.equal(Object.getPrototypeOf(a.keyRanges), null);
+    assert.ok((a.frontMatter.metadata as { updated: unknown }).updated instanceof Date);
+    // A copy of the descriptors decodes a findings list of its own.
+    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(c.get('b')!)) as SkillDoc;
+    copy.findings.push({ code: 'x' } as never);
+    assert.deepEqual(c.get('b')!.findings, []);
     // A change elsewhere rewrites the file: 'b' was never read and goes back as its bytes.
     c.set('c', doc('c', { body: 'ünïcode — body\nwith lines\n' }));
     await c.flush(new Set(['a', 'b', 'c']));

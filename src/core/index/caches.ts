@@ -40,7 +40,9 @@ export const PARSE_VERSION = 2;
 
 /**
  * Persistent parsed skills by file stamp (see `SkillWorkspace.stamp`): a reopen skips reading and
- * parsing unchanged files. Keys hold the file, its stamp, the profiles and `PARSE_VERSION`.
+ * parsing unchanged files. Keys hold the file, its stamp, the profiles and `PARSE_VERSION`. A
+ * document given back may decode some fields (the body) when they are first read: copy it by
+ * property descriptors, not by spreading, to keep that.
  */
 export interface ParseCache {
   get(key: string): SkillDoc | undefined;

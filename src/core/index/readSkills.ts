@@ -71,10 +71,12 @@ function parseKey(ref: SkillFileRef, profiles: readonly ProfileId[], stamp: stri
 
 /**
  * A shallow copy with its own findings list that keeps accessors as they are: a parse cache may
- * hand out a body that is decoded when first read (a spread would read it now).
+ * hand out fields that are decoded when first read (a spread would read them now).
  */
 function copyDoc(doc: SkillDoc): SkillDoc {
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(doc)) as SkillDoc;
-  copy.findings = [...doc.findings];
+  const own = Object.getOwnPropertyDescriptors(doc);
+  const copy = Object.defineProperties({}, own) as SkillDoc;
+  // An accessor decodes a list of the copy's own when first read (and the cache's stays unread).
+  if ('value' in own.findings) copy.findings = [...doc.findings];
   return copy;
 }

@@ -106,7 +106,7 @@ export class SkillNames {
   }
 
   /** The keys of a skill's body (`referenceKeys`) that name another skill of the library, sorted. */
-  mentions(self: Pick<SkillDoc, 'id' | 'name'>, keys: ReadonlySet<string>): string[] {
+  mentions(self: Pick<SkillDoc, 'id' | 'name'>, keys: Iterable<string>): string[] {
     const own = new Set(nameKeys(self));
     const out: string[] = [];
     for (const k of keys) {
@@ -133,12 +133,15 @@ export function referenceKey(doc: Pick<SkillDoc, 'hash'>): string {
   return `${doc.hash}:${REFERENCE_VERSION}`;
 }
 
-/** `referenceKeys` of a skill's body, from `cache` when it holds them for this content (else stored there). */
-export function cachedReferenceKeys(doc: Pick<SkillDoc, 'hash' | 'body'>, cache: ReferenceCache | undefined): Set<string> {
+/**
+ * `referenceKeys` of a skill's body, each once, from `cache` when it holds them for this content
+ * (else stored there). A list, not a set: kept per skill, it is only iterated.
+ */
+export function cachedReferenceKeys(doc: Pick<SkillDoc, 'hash' | 'body'>, cache: ReferenceCache | undefined): readonly string[] {
   const key = referenceKey(doc);
   const hit = cache?.get(key);
-  if (hit) return new Set(hit);
-  const keys = referenceKeys(doc.body);
-  cache?.set(key, [...keys]);
+  if (hit) return hit;
+  const keys = [...referenceKeys(doc.body)];
+  cache?.set(key, keys);
   return keys;
 }

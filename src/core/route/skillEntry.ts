@@ -13,7 +13,7 @@ export class SkillEntry {
   constructor(
     readonly doc: SkillDoc,
     /** Reference keys of the body (`referenceKeys`), matched against the library's names. */
-    readonly refKeys: ReadonlySet<string>,
+    readonly refKeys: readonly string[],
     /** Keys of other skills of the library its body names (see crossRefs.ts). */
     readonly mentions: readonly string[],
     /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */

@@ -399,7 +399,7 @@ class Engine implements RoutingEngine {
   /** The parse-only index (`init.parseOnly`): the skills and their findings, nothing derived. */
   private async keepParsed(docs: readonly SkillDoc[], failed: { path: string; message: string }[], flushParses: () => Promise<void>, t0: number): Promise<IndexStats> {
     this.entries.clear();
-    for (const doc of docs) this.entries.set(doc.id, new SkillEntry(doc, new Set(), [], [], 0));
+    for (const doc of docs) this.entries.set(doc.id, new SkillEntry(doc, [], [], [], 0));
     this.failed = failed;
     this.resort();
     await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
@@ -479,7 +479,7 @@ class Engine implements RoutingEngine {
    * the skill that did, analysed already): their lines naming it are blanked, or no longer.
    */
   private refreshMentions(except: string): void {
-    const stale = [...this.entries.values()].filter((e) => e.doc.id !== except && e.refKeys.size && !sameList(e.mentions, this.names.mentions(e.doc, e.refKeys)));
+    const stale = [...this.entries.values()].filter((e) => e.doc.id !== except && e.refKeys.length && !sameList(e.mentions, this.names.mentions(e.doc, e.refKeys)));
     if (stale.length) this.upsertLexical(...stale.map((e) => e.doc));
   }
 
