@@ -102,35 +102,30 @@ function encodeField(field: LazyField, doc: SkillDoc): Buffer {
   return Buffer.from(JSON.stringify(field === 'frontMatter' ? tagDates(doc.frontMatter) : doc[field]), 'utf8');
 }
 
-/** The bytes of lazy fields not read since they were decoded from the file (written back as they are). */
-const unread = new WeakMap<object, Partial<Record<LazyField, Buffer>>>();
-
 /**
- * Makes `doc[field]` the value of `bytes`, decoded when first read (by the doc or by a copy of
- * its property descriptors, each its own value: a copy's findings are its own array); the
- * property keeps its place among the keys, so spreads and JSON see the same document.
+ * Makes `doc[field]` the value of `bytes`, decoded when first read; the property keeps its place
+ * among the keys, so spreads and JSON see the same document.
  */
 function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer): void {
-  const settle = (target: object, value: unknown) => {
-    const left = unread.get(target);
-    if (left) delete left[field];
-    Object.defineProperty(target, field, { value, writable: true, enumerable: true, configurable: true });
-  };
+  const settle = (value: unknown) => Object.defineProperty(doc, field, { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(doc, field, {
     enumerable: true,
     configurable: true,
-    get(this: object) {
+    get() {
       const value = decodeField(field, bytes);
-      settle(this, value);
+      settle(value);
       return value;
     },
-    set(this: object, value: unknown) {
-      settle(this, value);
+    set(value: unknown) {
+      settle(value);
     },
   });
-  let left = unread.get(doc);
-  if (!left) unread.set(doc, (left = {}));
-  left[field] = bytes;
+}
+
+/** An entry as read from the file: its line's document (lazy fields as byte lengths) and those fields' bytes. */
+interface Stored {
+  head: Record<string, unknown>;
+  bytes: Record<LazyField, Buffer>;
 }
 
 /** The entry's JSON line: the document with the byte length of each lazy field in its place. */
@@ -157,7 +152,7 @@ function isStoredDoc(d: unknown): d is Omit<SkillDoc, LazyField> & Record<LazyFi
   );
 }
 
-export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCache {
+export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements ParseCache {
   private constructor(file: string, log: Logger) {
     super(file, 'parsed-skill snapshot', log);
   }
@@ -169,13 +164,26 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
     return cache;
   }
 
+  /**
+   * A document of the caller's own (a new object each call): one read from the file decodes its
+   * lazy fields when first read; one set in this process comes with its own findings list.
+   */
+  override get(key: string): SkillDoc | undefined {
+    const v = super.get(key);
+    if (!v) return undefined;
+    if (!('head' in v && 'bytes' in v)) return { ...(v as SkillDoc), findings: [...(v as SkillDoc).findings] };
+    const doc = { ...v.head } as unknown as SkillDoc;
+    for (const field of LAZY) lazyField(doc, field, v.bytes[field]);
+    return doc;
+  }
+
   override set(key: string, doc: SkillDoc): void {
     // What JSON would change is not stored: reading it back must give the same document.
     if (faithfulDoc(doc)) super.set(key, doc);
     else this.forget(key);
   }
 
-  protected decode(buf: Buffer): [string, SkillDoc][] {
+  protected decode(buf: Buffer): [string, Stored][] {
     if (buf.length < MAGIC.length || buf.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('bad magic');
     const eol = buf.indexOf(10, MAGIC.length);
     if (eol < 0) throw new Error('truncated header');
@@ -190,7 +198,7 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
     Checksum.check(header, body);
     // One entry a line (JSON escapes newlines in strings), then its body's bytes: no string of the
     // whole file is made, and no body is decoded here.
-    const entries: [string, SkillDoc][] = [];
+    const entries: [string, Stored][] = [];
     for (let at = 0; at < body.length; ) {
       const end = body.indexOf(10, at);
       if (end < 0) throw new Error('truncated entry');
@@ -201,32 +209,39 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc> implements ParseCac
         throw new Error('data is not JSON');
       }
       if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isStoredDoc(e[1])) throw new Error('bad entry');
-      const stored = e[1];
-      const doc = stored as unknown as SkillDoc;
+      const head = e[1];
+      const bytes = {} as Record<LazyField, Buffer>;
       let from = end + 1;
       for (const field of LAZY) {
-        const to = from + stored[field];
+        const to = from + head[field];
         if (to >= body.length) throw new Error('data shorter than its entry says');
-        lazyField(doc, field, body.subarray(from, to));
+        bytes[field] = body.subarray(from, to);
         from = to;
       }
       if (body[from] !== 10) throw new Error('data longer than its entry says');
-      entries.push([e[0], doc]);
+      entries.push([e[0], { head, bytes }]);
       at = from + 1;
     }
     return entries;
   }
 
   protected encode(): Buffer[] {
-    // A line and the lazy fields' bytes per skill, unread ones as they were read. Joining the
+    // A line and the lazy fields' bytes per skill, those read from the file as they were. Joining the
     // lines into one string, then one buffer, then a framed copy held the file four times over.
     const sum = new Checksum();
     const chunks: Buffer[] = [];
-    for (const [key, doc] of this.map) {
-      const left = unread.get(doc);
-      const fields = LAZY.map((f) => left?.[f] ?? encodeField(f, doc));
-      const lengths = Object.fromEntries(LAZY.map((f, i) => [f, fields[i].length])) as Record<LazyField, number>;
-      for (const c of [entryLine(key, doc, lengths), ...fields, NEWLINE]) {
+    for (const [key, v] of this.map) {
+      let line: Buffer;
+      let fields: Buffer[];
+      if ('head' in v && 'bytes' in v) {
+        line = Buffer.from(`${JSON.stringify([key, v.head])}\n`, 'utf8');
+        fields = LAZY.map((f) => v.bytes[f]);
+      } else {
+        const doc = v as SkillDoc;
+        fields = LAZY.map((f) => encodeField(f, doc));
+        line = entryLine(key, doc, Object.fromEntries(LAZY.map((f, i) => [f, fields[i].length])) as Record<LazyField, number>);
+      }
+      for (const c of [line, ...fields, NEWLINE]) {
         sum.update(c);
         chunks.push(c);
       }

@@ -83,10 +83,10 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     assert.equal(Object.getOwnPropertyDescriptor(a, 'body')!.value, doc('a').body, 'decoded once, then a plain value');
     assert.equal(Object.getPrototypeOf(a.keyRanges), null);
     assert.ok((a.frontMatter.metadata as { updated: unknown }).updated instanceof Date);
-    // A copy of the descriptors decodes a findings list of its own.
-    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(c.get('b')!)) as SkillDoc;
-    copy.findings.push({ code: 'x' } as never);
+    // Each get is a document of the caller's own.
+    c.get('b')!.findings.push({ code: 'x' } as never);
     assert.deepEqual(c.get('b')!.findings, []);
+    assert.notEqual(c.get('a'), c.get('a'));
     // A change elsewhere rewrites the file: 'b' was never read and goes back as its bytes.
     c.set('c', doc('c', { body: 'ünïcode — body\nwith lines\n' }));
     await c.flush(new Set(['a', 'b', 'c']));
@@ -94,8 +94,10 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     assert.deepEqual({ ...d.get('a') }, doc('a'));
     assert.deepEqual({ ...d.get('b') }, doc('b', { lang: 'zh', description: '数据' }));
     assert.equal(d.get('c')!.body, 'ünïcode — body\nwith lines\n');
-    d.get('b')!.body = 'replaced';
-    assert.equal(d.get('b')!.body, 'replaced');
+    const b = d.get('b')!;
+    b.body = 'replaced';
+    assert.equal(b.body, 'replaced');
+    assert.equal(d.get('b')!.body, doc('b').body, 'the cache keeps what it read');
     assert.deepEqual(warnings, []);
   });
 
@@ -225,8 +227,9 @@ describe('parsed-skill snapshot through openLibrary', () => {
   it('uses the snapshot: a planted parse is what a reopen indexes (so unchanged files are not read)', async () => {
     await opened();
     const snap = await FileParseCache.open(cache());
-    const map = (snap as unknown as { map: Map<string, SkillDoc> }).map;
-    const [key, d] = [...map].find(([, x]) => x.id === 'image-resize')!;
+    const map = (snap as unknown as { map: Map<string, unknown> }).map;
+    const key = [...map.keys()].find((k) => snap.get(k)!.id === 'image-resize')!;
+    const d = snap.get(key)!;
     const planted = 'Transcode zeppelin telemetry into quokka spreadsheets.';
     snap.set(key, { ...d, description: planted });
     await snap.flush(new Set(map.keys()));

@@ -40,11 +40,13 @@ export const PARSE_VERSION = 2;
 
 /**
  * Persistent parsed skills by file stamp (see `SkillWorkspace.stamp`): a reopen skips reading and
- * parsing unchanged files. Keys hold the file, its stamp, the profiles and `PARSE_VERSION`. A
- * document given back may decode some fields (the body) when they are first read: copy it by
- * property descriptors, not by spreading, to keep that.
+ * parsing unchanged files. Keys hold the file, its stamp, the profiles and `PARSE_VERSION`.
  */
 export interface ParseCache {
+  /**
+   * A document of the caller's own (a new object each call; findings included), which may decode
+   * some fields (the body) when they are first read.
+   */
   get(key: string): SkillDoc | undefined;
   set(key: string, doc: SkillDoc): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */

@@ -44,8 +44,8 @@ export async function readSkills(
         const key = stamp && parseKey(ref, profiles, stamp);
         const hit = key ? parseCache!.get(key) : undefined;
         if (hit) {
-          // A copy: the engine replaces findings on entries it keeps.
-          docs.push(copyDoc(hit));
+          // The cache's own copy (the engine replaces findings on entries it keeps).
+          docs.push(hit);
         } else {
           const { text, invalidUtf8 } = decodeSkillBytes(await workspace.read(ref));
           const doc = parseSkill(ref, text, profiles, invalidUtf8);
@@ -67,16 +67,4 @@ export async function readSkills(
 function parseKey(ref: SkillFileRef, profiles: readonly ProfileId[], stamp: string): string {
   // The id and folder name enter the parse (name fallback, name-mismatch finding), the profiles its findings.
   return JSON.stringify([ref.path, ref.id, ref.folderName ?? null, profiles, PARSE_VERSION, stamp]);
-}
-
-/**
- * A shallow copy with its own findings list that keeps accessors as they are: a parse cache may
- * hand out fields that are decoded when first read (a spread would read them now).
- */
-function copyDoc(doc: SkillDoc): SkillDoc {
-  const own = Object.getOwnPropertyDescriptors(doc);
-  const copy = Object.defineProperties({}, own) as SkillDoc;
-  // An accessor decodes a list of the copy's own when first read (and the cache's stays unread).
-  if ('value' in own.findings) copy.findings = [...doc.findings];
-  return copy;
 }
