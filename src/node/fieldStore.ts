@@ -4,9 +4,10 @@
  * for a Chinese candidate the segmentation memo's load): "SRFD1\n", a uint32 header length, a
  * JSON header {version, entries: [key, byte length, sha1][], sha1} where the outer `sha1` covers
  * the entry table, then each entry's fields as UTF-8 JSON, one after the other. A route reads a
- * few of the entries, so each is checked and parsed when first asked for: a damaged entry is
- * reported, dropped and analysed again; a file whose header or lengths do not hold is reported
- * and rebuilt.
+ * few of the entries, so each is checked and parsed when asked for (and kept as bytes: the
+ * reranker keeps what it reads): a damaged entry is reported, dropped and analysed again; a file
+ * whose header or lengths do not hold is reported and rebuilt. The store keeps the
+ * `MAX_ENTRIES` skills set most recently (a pair scan routes every skill of a library).
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
@@ -18,14 +19,14 @@ import { KeyedCacheFile, readFrame, StaleCacheFile, writeFrame } from './cacheFi
 const MAGIC = Buffer.from('SRFD1\n');
 const VERSION = 1;
 export const FIELD_FILE = 'fields.bin';
+/** Skills kept: ~10 KB each on disk (a route reads 20; the corpus's dev requests meet ~2,000). */
+const MAX_ENTRIES = 1000;
 
-/** An entry as read from the file, parsed on first use. */
-interface Unparsed {
+/** An entry's fields as JSON bytes, with their checksum. */
+interface Entry {
   bytes: Buffer;
   sha1: string;
 }
-
-type Entry = StoredFields | Unparsed;
 
 const sha1 = (b: Buffer | string) => createHash('sha1').update(b).digest('hex');
 const isTerms = (x: unknown): x is string[] => Array.isArray(x) && x.every((t) => typeof t === 'string');
@@ -36,36 +37,24 @@ const isFields = (x: unknown): x is StoredFields => {
 const isRow = (e: unknown): e is [string, number, string] =>
   Array.isArray(e) && e.length === 3 && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] >= 0 && typeof e[2] === 'string';
 
-export class FileFieldStore extends KeyedCacheFile<Entry> implements FieldStore {
+/** The file: entries as bytes, read and written whole. */
+class FieldFile extends KeyedCacheFile<Entry> {
   private constructor(file: string, log: Logger) {
     super(file, 'field cache', log);
   }
 
-  /** Opens (or starts) the store in `dir`. A corrupt file is reported and replaced. */
-  static async open(dir: string, logger: Logger = SILENT_LOGGER): Promise<FileFieldStore> {
-    const store = new FileFieldStore(path.join(dir, FIELD_FILE), logger);
-    await store.load();
-    return store;
+  static async open(dir: string, logger: Logger): Promise<FieldFile> {
+    const file = new FieldFile(path.join(dir, FIELD_FILE), logger);
+    await file.load();
+    return file;
   }
 
-  override get(key: string): StoredFields | undefined {
-    const e = super.get(key);
-    if (!e || !('bytes' in e)) return e;
-    let fields: unknown;
-    try {
-      if (sha1(e.bytes) !== e.sha1) throw new Error('checksum mismatch');
-      fields = JSON.parse(e.bytes.toString('utf8'));
-    } catch (err) {
-      fields = err;
-    }
-    if (!isFields(fields)) {
-      this.log.warn(`field cache ${this.file}: an entry is corrupt (${fields instanceof Error ? fields.message : 'bad fields'}); analysing it again`);
-      this.forget(key);
-      return undefined;
-    }
-    // Parsed once: the map holds the parsed form from now on (not a change to write).
-    this.map.set(key, fields);
-    return fields;
+  drop(key: string): void {
+    this.forget(key);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.map.keys();
   }
 
   protected decode(buf: Buffer): [string, Entry][] {
@@ -89,12 +78,60 @@ export class FileFieldStore extends KeyedCacheFile<Entry> implements FieldStore 
   protected encode(): Buffer[] {
     const rows: [string, number, string][] = [];
     const blobs: Buffer[] = [];
-    for (const [key, e] of this.map) {
-      const bytes = 'bytes' in e ? e.bytes : Buffer.from(JSON.stringify(e), 'utf8');
-      rows.push([key, bytes.length, 'bytes' in e ? e.sha1 : sha1(bytes)]);
+    for (const [key, { bytes, sha1: hash }] of this.map) {
+      rows.push([key, bytes.length, hash]);
       blobs.push(bytes);
     }
     const [magic, len, head] = writeFrame(MAGIC, { version: VERSION, entries: rows, sha1: sha1(JSON.stringify(rows)) }, Buffer.alloc(0));
     return [magic, len, head, ...blobs];
+  }
+}
+
+export class FileFieldStore implements FieldStore {
+  private constructor(
+    private readonly entries: FieldFile,
+    private readonly log: Logger,
+  ) {}
+
+  /** Opens (or starts) the store in `dir`. A corrupt file is reported and replaced. */
+  static async open(dir: string, logger: Logger = SILENT_LOGGER): Promise<FileFieldStore> {
+    return new FileFieldStore(await FieldFile.open(dir, logger), logger);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): StoredFields | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    let fields: unknown;
+    try {
+      if (sha1(e.bytes) !== e.sha1) throw new Error('checksum mismatch');
+      fields = JSON.parse(e.bytes.toString('utf8'));
+    } catch (err) {
+      fields = err;
+    }
+    if (!isFields(fields)) {
+      this.log.warn(`field cache ${this.entries.file}: an entry is corrupt (${fields instanceof Error ? fields.message : 'bad fields'}); analysing it again`);
+      this.entries.drop(key);
+      return undefined;
+    }
+    return fields;
+  }
+
+  set(key: string, fields: StoredFields): void {
+    const bytes = Buffer.from(JSON.stringify(fields), 'utf8');
+    // The oldest set go first; a key set again counts as new.
+    this.entries.drop(key);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size < MAX_ENTRIES) break;
+      this.entries.drop(oldest);
+    }
+    this.entries.set(key, { bytes, sha1: sha1(bytes) });
+  }
+
+  flush(keep: Set<string>): Promise<void> {
+    return this.entries.flush(keep);
   }
 }

@@ -96,6 +96,19 @@ describe('FileFieldStore (reranker fields by skill content)', () => {
     assert.deepEqual(t.get('a'), fields('alpha'));
   });
 
+  it('keeps the 1,000 skills set most recently', async () => {
+    const s = await FileFieldStore.open(dir, logger);
+    for (let i = 0; i < 1005; i++) s.set(`k${i}`, fields(`w${i}`));
+    assert.equal(s.size, 1000);
+    assert.equal(s.get('k4'), undefined);
+    s.set('k5', fields('again'));
+    s.set('new', fields('new'));
+    assert.equal(s.size, 1000);
+    assert.equal(s.get('k6'), undefined, 'k5 was set again: the next oldest went');
+    assert.deepEqual(s.get('k5'), fields('again'));
+    assert.deepEqual(s.get('k1004'), fields('w1004'));
+  });
+
   it('FieldCache reads fields from the store for a known version and hands it the ones it analysed', async () => {
     const store = await FileFieldStore.open(dir, logger);
     const body = '# Usage\n\nExtract tables from PDF invoices.\n\n## Notes\n\nScanned pages need OCR.';
