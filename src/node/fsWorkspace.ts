@@ -39,9 +39,13 @@ export function skillRefFor(root: string, file: string, exclude: readonly string
   return { id, path: parts.join('/'), folderName: dirs.length ? dirs[dirs.length - 1] : path.basename(path.resolve(root)) };
 }
 
+/** Stamps taken between two turns of the event loop (see `FsWorkspace.stamp`). */
+const STAMPS_PER_TURN = 64;
+
 export class FsWorkspace implements SkillWorkspace {
   readonly root: string;
   private readonly skip: Set<string>;
+  private stamps = 0;
 
   constructor(root: string, private readonly opts: FsWorkspaceOptions = {}) {
     this.root = path.resolve(root);
@@ -157,7 +161,10 @@ export class FsWorkspace implements SkillWorkspace {
     const abs = this.absolute(ref);
     if (this.opts.overlay?.has(abs)) return undefined;
     // Synchronous: a warm reopen stamps every file, and 2,800 promise-based stats cost ~0.05 s of
-    // this thread against ~0.01 s (each blocks for microseconds; reads stay asynchronous).
+    // this thread against ~0.01 s (each blocks for microseconds; reads stay asynchronous). A turn
+    // of the event loop every STAMPS_PER_TURN keeps a large library's reopen from stalling the
+    // language server (cached parses resolve without I/O, so nothing else would yield).
+    if (++this.stamps % STAMPS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     let st: Stats | undefined;
     try {
       st = statSync(abs, { throwIfNoEntry: false });
