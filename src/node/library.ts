@@ -4,7 +4,7 @@
  * The CLI and the language server both come through here.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createSkillService, type RoutingEngine } from '../core/route/skillService';
@@ -123,10 +123,18 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
   const modelDir = opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
+  // The model loads in its worker while this thread reads the caches: the vector cache too, from
+  // the model id and row width the manifest names (checked against the loaded model below).
+  const embedderLoad = modelDir ? loadEmbedder(modelDir, opts, log) : undefined;
+  embedderLoad?.catch(() => undefined);
+  const expected = modelDir ? manifestModel(modelDir) : undefined;
+  const vectorCacheLoad = expected ? FileVectorCache.open(path.join(cacheRoot, safeName(expected.id)), expected.id, expected.dims, log) : undefined;
+  vectorCacheLoad?.catch(() => undefined);
+  const background = opts.parseOnly ? null : loadBackground(path.join(packageRoot(), 'models'), log);
   if (modelDir) {
     opts.progress?.('load model', 0, 1);
     try {
-      embedder = await loadEmbedder(modelDir, opts, log);
+      embedder = await embedderLoad!;
     } catch (err) {
       embedderError = `semantic routing is off: ${(err as Error).message}`;
       log.warn(embedderError);
@@ -144,7 +152,8 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     }
   }
   const modelCache = embedder ? path.join(cacheRoot, safeName(embedder.info.id)) : undefined;
-  const cache = embedder && modelCache ? await FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log) : undefined;
+  const early = embedder && expected?.id === embedder.info.id && expected.dims === embedder.info.dims ? vectorCacheLoad : undefined;
+  const cache = embedder && modelCache ? await (early ?? FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log)) : undefined;
   const analysisCache = await analysisCacheLoad;
   const parseCache = await parseCacheLoad;
   const referenceCache = await referenceCacheLoad;
@@ -162,7 +171,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   }
   const segmenter = lazySegmenter(log, memo);
   return createSkillService({
-    background: opts.parseOnly ? null : loadBackground(path.join(packageRoot(), 'models'), log),
+    background,
     root,
     workspace,
     embedder,
@@ -183,6 +192,16 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     parseOnly: opts.parseOnly,
     onDispose: () => memo?.flush().catch((err) => log.warn(`could not write the segmentation cache: ${(err as Error).message}`)),
   });
+}
+
+/** The model id and row width a model folder's manifest names, when it can be read (the loaded model has the last word). */
+function manifestModel(dir: string): { id: string; dims: number } | undefined {
+  try {
+    const m = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { id?: unknown; dims?: unknown };
+    return typeof m.id === 'string' && Number.isSafeInteger(m.dims) ? { id: m.id, dims: m.dims as number } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The embedder in a worker thread, or on this thread when asked or when the worker bundle is missing. */
