@@ -97,16 +97,16 @@ function decodeField(field: LazyField, bytes: Buffer): unknown {
 }
 
 /** A lazy field's bytes, as `decodeField` reads them. */
-function encodeField(field: LazyField, doc: SkillDoc): Buffer {
-  if (field === 'body') return Buffer.from(doc.body, 'utf8');
-  return Buffer.from(JSON.stringify(field === 'frontMatter' ? tagDates(doc.frontMatter) : doc[field]), 'utf8');
+function encodeField(field: LazyField, value: unknown): Buffer {
+  if (field === 'body') return Buffer.from(value as string, 'utf8');
+  return Buffer.from(JSON.stringify(field === 'frontMatter' ? tagDates(value) : value), 'utf8');
 }
 
 /**
- * Makes `doc[field]` the value of `bytes`, decoded when first read; the property keeps its place
- * among the keys, so spreads and JSON see the same document.
+ * Makes `doc[field]` the value of `bytes`, decoded when first read (and handed to `decoded`); the
+ * property keeps its place among the keys, so spreads and JSON see the same document.
  */
-function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer): void {
+function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer, decoded: (value: unknown) => void): void {
   const settle = (value: unknown) => Object.defineProperty(doc, field, { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(doc, field, {
     enumerable: true,
@@ -114,6 +114,7 @@ function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer): void {
     get() {
       const value = decodeField(field, bytes);
       settle(value);
+      decoded(value);
       return value;
     },
     set(value: unknown) {
@@ -122,10 +123,16 @@ function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer): void {
   });
 }
 
-/** An entry as read from the file: its line's document (lazy fields as byte lengths) and those fields' bytes. */
+/**
+ * An entry as read from the file: its line's document (lazy fields as byte lengths), and each lazy
+ * field as its bytes until one of the documents given out decodes it, then as that value (the
+ * file's buffer is let go once every field of every entry is decoded: the language server reads
+ * most of them, and would otherwise hold each body twice).
+ */
 interface Stored {
   head: Record<string, unknown>;
-  bytes: Record<LazyField, Buffer>;
+  bytes: Partial<Record<LazyField, Buffer>>;
+  values: Partial<Record<LazyField, unknown>>;
 }
 
 /** The entry's JSON line: the document with the byte length of each lazy field in its place. */
@@ -173,7 +180,16 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
     if (!v) return undefined;
     if (!('head' in v && 'bytes' in v)) return { ...(v as SkillDoc), findings: [...(v as SkillDoc).findings] };
     const doc = { ...v.head } as unknown as SkillDoc;
-    for (const field of LAZY) lazyField(doc, field, v.bytes[field]);
+    const own = (field: LazyField, value: unknown) => (field === 'findings' ? [...(value as unknown[])] : value);
+    for (const field of LAZY) {
+      const bytes = v.bytes[field];
+      if (!bytes) (doc as unknown as Record<string, unknown>)[field] = own(field, v.values[field]);
+      else
+        lazyField(doc, field, bytes, (value) => {
+          v.values[field] = own(field, value);
+          delete v.bytes[field];
+        });
+    }
     return doc;
   }
 
@@ -219,7 +235,7 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
         from = to;
       }
       if (body[from] !== 10) throw new Error('data longer than its entry says');
-      entries.push([e[0], { head, bytes }]);
+      entries.push([e[0], { head, bytes, values: {} }]);
       at = from + 1;
     }
     return entries;
@@ -235,10 +251,10 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
       let fields: Buffer[];
       if ('head' in v && 'bytes' in v) {
         line = Buffer.from(`${JSON.stringify([key, v.head])}\n`, 'utf8');
-        fields = LAZY.map((f) => v.bytes[f]);
+        fields = LAZY.map((f) => v.bytes[f] ?? encodeField(f, v.values[f]));
       } else {
         const doc = v as SkillDoc;
-        fields = LAZY.map((f) => encodeField(f, doc));
+        fields = LAZY.map((f) => encodeField(f, doc[f]));
         line = entryLine(key, doc, Object.fromEntries(LAZY.map((f, i) => [f, fields[i].length])) as Record<LazyField, number>);
       }
       for (const c of [line, ...fields, NEWLINE]) {

@@ -87,6 +87,10 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     c.get('b')!.findings.push({ code: 'x' } as never);
     assert.deepEqual(c.get('b')!.findings, []);
     assert.notEqual(c.get('a'), c.get('a'));
+    // What one document decoded, the next is given as a value (the file's bytes are let go).
+    assert.equal(Object.getOwnPropertyDescriptor(c.get('a')!, 'body')!.value, doc('a').body);
+    const findings = c.get('b')!.findings;
+    assert.notEqual(findings, c.get('b')!.findings, 'a list of its own each time');
     // A change elsewhere rewrites the file: 'b' was never read and goes back as its bytes.
     c.set('c', doc('c', { body: 'ünïcode — body\nwith lines\n' }));
     await c.flush(new Set(['a', 'b', 'c']));
