@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackgroundFrequencies } from '../src/core/index/background';
-import { analysisFingerprint } from '../src/core/text/fingerprint';
+import { analysisFingerprint } from '../src/core/index/caches';
 import { openLibrary } from '../src/node/library';
 
 const { values } = parseArgs({

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { BackgroundFrequencies } from '../core/index/background';
-import { analysisFingerprint } from '../core/text/fingerprint';
+import { analysisFingerprint } from '../core/index/caches';
 import type { Logger } from '../core/types';
 
 let loaded: BackgroundFrequencies | null | undefined;

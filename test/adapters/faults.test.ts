@@ -27,6 +27,8 @@ import { VECTOR_FILE } from '../../src/node/vectorCache';
 import { ANALYSIS_FILE } from '../../src/node/analysisSnapshot';
 import { PARSE_FILE } from '../../src/node/parseSnapshot';
 import { SEGMENTS_FILE } from '../../src/node/segmentMemo';
+import { REFERENCE_FILE } from '../../src/node/referenceCache';
+import { FIELD_FILE } from '../../src/node/fieldStore';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples/library');
@@ -154,7 +156,8 @@ describe('faults', function () {
     }
 
     function vectorsFile(cacheDir: string): string {
-      const model = readdirSync(cacheDir).find((f) => f !== ANALYSIS_FILE && f !== PARSE_FILE && f !== SEGMENTS_FILE)!;
+      // The model's folder: the one entry that is not a file of the library's own caches.
+      const model = readdirSync(cacheDir).find((f) => ![ANALYSIS_FILE, PARSE_FILE, SEGMENTS_FILE, REFERENCE_FILE, FIELD_FILE].includes(f))!;
       return path.join(cacheDir, model, VECTOR_FILE);
     }
 

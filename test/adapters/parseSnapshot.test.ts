@@ -73,6 +73,38 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     assert.deepEqual(warnings, []);
   });
 
+  it('decodes a body, front matter, key ranges and findings when first read, keeps the keys in place, and writes unread ones back unchanged', async () => {
+    await seeded();
+    const c = await FileParseCache.open(dir, logger);
+    const a = c.get('a')!;
+    for (const f of ['body', 'frontMatter', 'keyRanges', 'findings']) assert.equal(typeof Object.getOwnPropertyDescriptor(a, f)!.get, 'function', `${f} not decoded yet`);
+    assert.deepEqual(Object.keys(a), Object.keys(doc('a')));
+    assert.equal(a.body, doc('a').body);
+    assert.equal(Object.getOwnPropertyDescriptor(a, 'body')!.value, doc('a').body, 'decoded once, then a plain value');
+    assert.equal(Object.getPrototypeOf(a.keyRanges), null);
+    assert.ok((a.frontMatter.metadata as { updated: unknown }).updated instanceof Date);
+    // Each get is a document of the caller's own.
+    c.get('b')!.findings.push({ code: 'x' } as never);
+    assert.deepEqual(c.get('b')!.findings, []);
+    assert.notEqual(c.get('a'), c.get('a'));
+    // What one document decoded, the next is given as a value (the file's bytes are let go).
+    assert.equal(Object.getOwnPropertyDescriptor(c.get('a')!, 'body')!.value, doc('a').body);
+    const findings = c.get('b')!.findings;
+    assert.notEqual(findings, c.get('b')!.findings, 'a list of its own each time');
+    // A change elsewhere rewrites the file: 'b' was never read and goes back as its bytes.
+    c.set('c', doc('c', { body: 'ünïcode — body\nwith lines\n' }));
+    await c.flush(new Set(['a', 'b', 'c']));
+    const d = await FileParseCache.open(dir, logger);
+    assert.deepEqual({ ...d.get('a') }, doc('a'));
+    assert.deepEqual({ ...d.get('b') }, doc('b', { lang: 'zh', description: '数据' }));
+    assert.equal(d.get('c')!.body, 'ünïcode — body\nwith lines\n');
+    const b = d.get('b')!;
+    b.body = 'replaced';
+    assert.equal(b.body, 'replaced');
+    assert.equal(d.get('b')!.body, doc('b').body, 'the cache keeps what it read');
+    assert.deepEqual(warnings, []);
+  });
+
   it('does not store what JSON would change', async () => {
     const c = await FileParseCache.open(dir, logger);
     c.set('nan', doc('nan', { frontMatter: { n: Number.NaN } }));
@@ -80,9 +112,10 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     c.set('map', doc('map', { frontMatter: { m: new Map() } }));
     c.set('tag', doc('tag', { frontMatter: { '\u0000date': 'x' } }));
     c.set('proto', doc('proto', { keyRanges: {} }));
+    c.set('surrogate', doc('surrogate', { body: 'half a pair: \ud800' }));
     c.set('ok', doc('ok'));
     assert.equal(c.size, 1);
-    await c.flush(new Set(['nan', 'undef', 'map', 'tag', 'proto', 'ok']));
+    await c.flush(new Set(['nan', 'undef', 'map', 'tag', 'proto', 'surrogate', 'ok']));
     assert.equal((await FileParseCache.open(dir, logger)).size, 1);
   });
 
@@ -198,8 +231,9 @@ describe('parsed-skill snapshot through openLibrary', () => {
   it('uses the snapshot: a planted parse is what a reopen indexes (so unchanged files are not read)', async () => {
     await opened();
     const snap = await FileParseCache.open(cache());
-    const map = (snap as unknown as { map: Map<string, SkillDoc> }).map;
-    const [key, d] = [...map].find(([, x]) => x.id === 'image-resize')!;
+    const map = (snap as unknown as { map: Map<string, unknown> }).map;
+    const key = [...map.keys()].find((k) => snap.get(k)!.id === 'image-resize')!;
+    const d = snap.get(key)!;
     const planted = 'Transcode zeppelin telemetry into quokka spreadsheets.';
     snap.set(key, { ...d, description: planted });
     await snap.flush(new Set(map.keys()));

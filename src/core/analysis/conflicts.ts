@@ -128,6 +128,8 @@ const tfidfIdf = (df: number, n: number) => Math.log(1 + n / Math.max(1, df));
 /** The per-skill profiles of one library, with the document frequencies the TF-IDF weights use. */
 export class SkillProfiles {
   private readonly byId = new Map<string, SkillProfile>();
+  /** Document frequencies; the idf of a term is computed when first asked for (a route asks for a few hundred of ~20,000). */
+  private readonly df = new Map<string, number>();
   private readonly idf = new Map<string, number>();
   private readonly n: number;
 
@@ -139,14 +141,13 @@ export class SkillProfiles {
     private readonly background: BackgroundPrior | null = null,
   ) {
     const termLists = new Map<string, string[]>();
-    const df = new Map<string, number>();
+    const df = this.df;
     for (const doc of docs) {
       const terms = analyser(profileText(doc));
       termLists.set(doc.id, terms);
       for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
     }
     this.n = Math.max(docs.length, 1);
-    for (const [t, f] of df) this.idf.set(t, blendedIdf(t, f, this.n, background, tfidfIdf));
     for (const doc of docs) this.byId.set(doc.id, this.build(doc, termLists.get(doc.id)!));
   }
 
@@ -154,8 +155,12 @@ export class SkillProfiles {
   idfOf(term: string): number {
     const known = this.idf.get(term);
     if (known !== undefined) return known;
+    const f = this.df.get(term);
     // Unseen in the library: the rarest, unless the background knows it as a common word.
-    return blendedIdf(term, 0, this.n, this.background, tfidfIdf);
+    if (f === undefined) return blendedIdf(term, 0, this.n, this.background, tfidfIdf);
+    const idf = blendedIdf(term, f, this.n, this.background, tfidfIdf);
+    this.idf.set(term, idf);
+    return idf;
   }
 
   get(id: string): SkillProfile | undefined {
@@ -234,13 +239,16 @@ export class SkillProfiles {
     let umbrella: boolean | undefined;
     let weights: Map<string, number> | undefined;
     let nameTerms: Set<string> | undefined;
+    let lower: string | undefined;
     return {
       id,
       name,
       folder: folderOf(id).replace(/_/g, '-'),
       collection: slash < 0 ? '' : id.slice(0, id.indexOf('/')),
       description,
-      lowerDescription: description.toLowerCase(),
+      get lowerDescription() {
+        return (lower ??= description.toLowerCase());
+      },
       lang: doc.lang,
       get facets() {
         return (facets ??= detectFacets(`${name} ${description}`, `${name} ${folderOf(id)}`));

@@ -1,7 +1,10 @@
 /**
- * Persisted work keyed by content, so a reopen skips what did not change: lexical analyses by
- * skill content, parsed skills by file stamp. The node layer stores them (src/node/*Snapshot.ts).
+ * Persisted work keyed by content, so a reopen skips what did not change: lexical analyses and
+ * body reference keys by skill content, parsed skills by file stamp. The node layer stores them
+ * (src/node/*Snapshot.ts, src/node/referenceCache.ts).
  */
+import { analyse } from '../text/analyse';
+import { cleanMarkdown, splitPassages } from '../text/passages';
 import type { SkillDoc } from '../types';
 import type { TermCounts } from './lexicalIndex';
 
@@ -40,8 +43,72 @@ export const PARSE_VERSION = 2;
  * parsing unchanged files. Keys hold the file, its stamp, the profiles and `PARSE_VERSION`.
  */
 export interface ParseCache {
+  /**
+   * A document of the caller's own (a new object each call; findings included), which may decode
+   * some fields (the body) when they are first read.
+   */
   get(key: string): SkillDoc | undefined;
   set(key: string, doc: SkillDoc): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
   flush(keep: Set<string>): Promise<void>;
+}
+
+/**
+ * Bump when what `referenceKeys` (route/crossRefs.ts) finds in the same body changes, so
+ * persisted keys are not reused.
+ */
+export const REFERENCE_VERSION = 1;
+
+/**
+ * Persistent reference keys of skill bodies (the names a body could cite, see crossRefs.ts) by
+ * skill content: a reopen matches them against the library's names without scanning every body.
+ * Keys hold the skill's hash and `REFERENCE_VERSION`.
+ */
+export interface ReferenceCache {
+  get(key: string): readonly string[] | undefined;
+  set(key: string, refKeys: readonly string[]): void;
+  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
+  flush(keep: Set<string>): Promise<void>;
+}
+
+/**
+ * Bump when what the reranker's field analysis (route/rerankFeatures.ts `FieldCache`) makes of
+ * the same skill changes in a way the analysis fingerprint would not notice (which fields, how
+ * many passages), so persisted fields are not reused.
+ */
+export const FIELDS_VERSION = 1;
+
+/** The analysed fields of one skill version the reranker and the explanations read, as term lists in first-seen order. */
+export interface StoredFields {
+  name: string[];
+  description: string[];
+  headings: string[];
+  body: string[];
+  passages: string[][];
+}
+
+/**
+ * Persistent reranker fields by skill content: a warm `route` reads its candidates' fields
+ * instead of analysing their bodies and passages again. Keys hold the skill's routing hash, the
+ * analysis tag and `FIELDS_VERSION`.
+ */
+export interface FieldStore {
+  get(key: string): StoredFields | undefined;
+  set(key: string, fields: StoredFields): void;
+  /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
+  flush(keep: Set<string>): Promise<void>;
+}
+
+/**
+ * A short hash of what the analyser makes of a probe text (identifiers, stemming, stop words,
+ * Markdown), so a snapshot written by a build that analyses differently is not reused.
+ */
+export function analysisFingerprint(): string {
+  const probe =
+    '# Extracting PDFs\nUse `pdfPlumber.extract_tables()` on scanned invoices; the CLI\'s --json flag, C++ and node.js.\n' +
+    '- [docs](https://example.com/a_b) <b>running</b> reports, analyses, e-mails 2024-05-01\n```\nconst x = 1;\n```';
+  const text = JSON.stringify([analyse(probe), analyse(cleanMarkdown(probe)), splitPassages(probe)]);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }

@@ -219,9 +219,11 @@ export class LexicalIndex {
     }
     batch.forEach(([, { tf }], j) => {
       const ids = batchIds[j];
+      // One-byte counts (a snapshot's) cannot be wide: only the postings are counted.
+      const narrow = tf instanceof Uint8Array;
       for (let i = 0; i < ids.length; i++) {
         count[ids[i]]++;
-        for (let f = i * F; f < i * F + F; f++) if (tf[f] > NARROW_MAX) wide[ids[i]] = 1;
+        if (!narrow) for (let f = i * F; f < i * F + F; f++) if (tf[f] > NARROW_MAX) wide[ids[i]] = 1;
       }
     });
     // Terms left without entries lose their ids (only a compaction drops entries).
@@ -260,7 +262,19 @@ export class LexicalIndex {
     batch.forEach(([key, counts], j) => {
       const slot = this.addSlot(key, counts.lengths);
       const ids = batchIds[j];
-      for (let i = 0; i < ids.length; i++) put(ids[i], slot, counts.tf, i * F);
+      const tf = counts.tf;
+      const doc = remap ? remap[slot] : slot;
+      // `put` inlined for the narrow terms: this loop runs once per posting of the whole library.
+      for (let i = 0; i < ids.length; i++) {
+        const t = ids[i];
+        if (wide[t]) {
+          put(t, slot, tf, i * F);
+          continue;
+        }
+        const w = at[newId[t]]++;
+        docs[w] = doc;
+        for (let f = 0, o = w * F, k = i * F; f < F; f++) tfs[o + f] = tf[k + f];
+      }
     });
     if (kept < T) {
       const ids = new Map<string, number>();

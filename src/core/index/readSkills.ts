@@ -44,8 +44,8 @@ export async function readSkills(
         const key = stamp && parseKey(ref, profiles, stamp);
         const hit = key ? parseCache!.get(key) : undefined;
         if (hit) {
-          // A copy: the engine replaces findings on entries it keeps.
-          docs.push({ ...hit, findings: [...hit.findings] });
+          // The cache's own copy (the engine replaces findings on entries it keeps).
+          docs.push(hit);
         } else {
           const { text, invalidUtf8 } = decodeSkillBytes(await workspace.read(ref));
           const doc = parseSkill(ref, text, profiles, invalidUtf8);

@@ -13,6 +13,7 @@
  * `[skill:docx]`, in backticks, or followed by "skill", since as a plain word it is usually just
  * the word.
  */
+import { REFERENCE_VERSION, type ReferenceCache } from '../index/caches';
 import type { SkillDoc } from '../types';
 
 /** Keys a skill is referred to by: its name and its folder name, lower-cased, `_` as `-`. */
@@ -105,7 +106,7 @@ export class SkillNames {
   }
 
   /** The keys of a skill's body (`referenceKeys`) that name another skill of the library, sorted. */
-  mentions(self: Pick<SkillDoc, 'id' | 'name'>, keys: ReadonlySet<string>): string[] {
+  mentions(self: Pick<SkillDoc, 'id' | 'name'>, keys: Iterable<string>): string[] {
     const own = new Set(nameKeys(self));
     const out: string[] = [];
     for (const k of keys) {
@@ -125,4 +126,22 @@ export function ownBody(body: string, mentioned: readonly string[]): string {
     .split('\n')
     .map((line) => (lineKeys(line).some((k) => names.has(k)) ? '' : line))
     .join('\n');
+}
+
+/** The `ReferenceCache` key of a skill version's reference keys. */
+export function referenceKey(doc: Pick<SkillDoc, 'hash'>): string {
+  return `${doc.hash}:${REFERENCE_VERSION}`;
+}
+
+/**
+ * `referenceKeys` of a skill's body, each once, from `cache` when it holds them for this content
+ * (else stored there). A list, not a set: kept per skill, it is only iterated.
+ */
+export function cachedReferenceKeys(doc: Pick<SkillDoc, 'hash' | 'body'>, cache: ReferenceCache | undefined): readonly string[] {
+  const key = referenceKey(doc);
+  const hit = cache?.get(key);
+  if (hit) return hit;
+  const keys = [...referenceKeys(doc.body)];
+  cache?.set(key, keys);
+  return keys;
 }

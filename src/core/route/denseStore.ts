@@ -152,7 +152,26 @@ export class BruteForceIndex implements VectorIndex {
   search(vector: Float32Array, k: number): { key: number; score: number }[] {
     const keys: number[] = [];
     const scores = new Float64Array(this.vectors.size);
-    for (const [key, v] of this.vectors) scores[keys.push(key) - 1] = dot(vector, v);
+    const a = vector;
+    const n = a.length - (a.length % 4);
+    for (const [key, b] of this.vectors) {
+      // `dot`, inlined with the same operations in the same order (so the same scores): one long
+      // loop is optimised within the first search, where ~3,000 calls of `dot` ran unoptimised in
+      // a fresh process and boxed every partial sum (~20 MB of garbage per search).
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let i = 0;
+      for (; i < n; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+      }
+      for (; i < a.length; i++) s0 += a[i] * b[i];
+      scores[keys.push(key) - 1] = s0 + s1 + (s2 + s3);
+    }
     return bestK(scores, k).map((i) => ({ key: keys[i], score: scores[i] }));
   }
 }

@@ -14,6 +14,7 @@
 import { judgePair, termCosine, type SkillProfile, type SkillProfiles } from '../analysis/conflicts';
 import { excludes, facetMismatches, type FacetFamily, type Facets } from '../analysis/facets';
 import type { SkipReason } from '../analysis/types';
+import { FIELDS_VERSION, type FieldStore, type StoredFields } from '../index/caches';
 import type { SkillDoc } from '../types';
 import { hasCjk } from '../text/analyse';
 import { nameKeys } from './crossRefs';
@@ -46,19 +47,66 @@ export interface SkillFields {
 const BODY_CHARS = 30_000;
 const PASSAGES = 40;
 
-/** Caches `SkillFields` by skill id, recomputed when the skill's hash changes. */
+/**
+ * Caches `SkillFields` by skill id, recomputed when the skill's hash changes. With a `FieldStore`
+ * the fields come from it when it holds them for the skill's content, and fields analysed here are
+ * handed to it by `save`.
+ */
 export class FieldCache {
   private readonly byId = new Map<string, SkillFields>();
+  /** Fields analysed since the last `save`, by store key. */
+  private readonly unsaved = new Map<string, SkillFields>();
 
   constructor(
     private readonly analyser: (text: string) => string[],
     /** Bridge terms of a skill (the engine's Chinese-English bridge), when there is one. */
     private readonly bridge?: (doc: SkillDoc) => readonly string[],
+    /** The persistent store and the tag of this analyser (part of every key, see `storeKey`). */
+    private readonly store?: { fields: FieldStore; tag: string },
   ) {}
+
+  /** The store key of a skill version's fields (null without a store). */
+  storeKey(hash: string): string | null {
+    return this.store ? `${hash}:${FIELDS_VERSION}:${this.store.tag}` : null;
+  }
 
   get(doc: SkillDoc, passages: readonly Passage[]): SkillFields {
     const hit = this.byId.get(doc.id);
     if (hit && hit.hash === doc.hash) return hit;
+    const key = this.storeKey(doc.hash);
+    const kept = key ? this.store!.fields.get(key) : undefined;
+    const fields = kept ? this.restored(doc, kept) : this.analysed(doc, passages);
+    if (key && !kept) this.unsaved.set(key, fields);
+    this.byId.set(doc.id, fields);
+    return fields;
+  }
+
+  /** Hands the fields analysed since the last call to the store (analysing what was not read yet). */
+  save(): void {
+    for (const [key, f] of this.unsaved) {
+      this.store?.fields.set(key, { name: [...f.name], description: [...f.description], headings: [...f.headings], body: [...f.body], passages: f.passages.map((p) => [...p]) });
+    }
+    this.unsaved.clear();
+  }
+
+  private restored(doc: SkillDoc, kept: StoredFields): SkillFields {
+    const bridge = this.bridge;
+    let bridged: Set<string> | undefined;
+    return {
+      hash: doc.hash,
+      name: new Set(kept.name),
+      description: new Set(kept.description),
+      headings: new Set(kept.headings),
+      body: new Set(kept.body),
+      passages: kept.passages.map((p) => new Set(p)),
+      get bridge() {
+        bridged ??= new Set(bridge?.(doc) ?? []);
+        return bridged;
+      },
+    };
+  }
+
+  private analysed(doc: SkillDoc, passages: readonly Passage[]): SkillFields {
     const a = (text: string) => new Set(this.analyser(text));
     const bridge = this.bridge;
     // Picking the passage to show reads the description and passages only; the rest is analysed
@@ -67,7 +115,7 @@ export class FieldCache {
     let heads: Set<string> | undefined;
     let body: Set<string> | undefined;
     let bridged: Set<string> | undefined;
-    const fields: SkillFields = {
+    return {
       hash: doc.hash,
       get name() {
         name ??= a(doc.name.replace(/[-_]/g, ' '));
@@ -88,8 +136,6 @@ export class FieldCache {
         return bridged;
       },
     };
-    this.byId.set(doc.id, fields);
-    return fields;
   }
 
   /** Drops skills not in `keep` (after a re-index). */

@@ -10,7 +10,7 @@ import { scanPairs } from '../analysis/pairScan';
 import type { PairScanRun } from '../analysis/scanRun';
 import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
-import { ANALYSIS_VERSION, type AnalysisCache, type ParseCache } from '../index/caches';
+import { ANALYSIS_VERSION, analysisFingerprint, type AnalysisCache, type FieldStore, type ParseCache, type ReferenceCache } from '../index/caches';
 import { readSkills } from '../index/readSkills';
 import { runTimeSliced, yieldToLoop } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
@@ -19,8 +19,7 @@ import { LISTING_RULES, simulateListing, type ClientListing, type ListingClient,
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
 import { analyse, type Segmenter } from '../text/analyse';
 import { contentHash } from '../text/hash';
-import { splitPassages, type Passage } from '../text/passages';
-import { analysisFingerprint } from '../text/fingerprint';
+import { splitPassages } from '../text/passages';
 import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
 import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex } from '../types';
 import { SILENT_LOGGER, throwIfCancelled } from '../types';
@@ -37,10 +36,12 @@ import type { RelevanceModel } from './relevance';
 import { DEFAULT_SET, type SetOptions } from './setSelection';
 import { capRequest } from './request';
 import { DEFAULT_ROUTING, type RoutingSettings } from './settings';
-import { nameKeys, ownBody, referenceKeys, SkillNames } from './crossRefs';
+import { cachedReferenceKeys, nameKeys, referenceKey, SkillNames } from './crossRefs';
+import { SkillEntry } from './skillEntry';
 import { lexicalFields, type TextContext } from './skillText';
 
 export { EMBED_LAYOUT_VERSION } from './skillVectors';
+export { analysisFingerprint } from '../index/caches';
 
 export interface SkillServiceInit {
   /** Shown in results and messages (a folder path or a `.jsonl` library). */
@@ -56,6 +57,10 @@ export interface SkillServiceInit {
   analysisCache?: AnalysisCache;
   /** Persisted parsed skills (see `ParseCache`); used only with a workspace that stamps files. */
   parseCache?: ParseCache;
+  /** Persisted reference keys of skill bodies (see `ReferenceCache`). */
+  referenceCache?: ReferenceCache;
+  /** Persisted reranker fields of skills (see `FieldStore`); written when the engine is disposed or flushed. */
+  fieldStore?: FieldStore;
   /** Makes the vector index; exact search when absent. */
   indexFactory?: (dims: number) => VectorIndex;
   segmenter?: Segmenter;
@@ -107,40 +112,6 @@ export interface RoutingEngine extends LiveSkillService {
   listingPipeline(client: ListingClient, token?: CancelToken, opts?: ListingOptions): Promise<RoutingPipeline>;
 }
 
-class Entry {
-  private split: Passage[] | undefined;
-  private own: SkillDoc | undefined;
-  constructor(
-    readonly doc: SkillDoc,
-    /** Reference keys of the body (`referenceKeys`), matched against the library's names. */
-    readonly refKeys: ReadonlySet<string>,
-    /** Keys of other skills of the library its body names (see crossRefs.ts). */
-    readonly mentions: readonly string[],
-    /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */
-    readonly feedback: string[],
-    /** How many of `feedback` come from the name and description (the rest are bridge terms). */
-    private readonly ownTerms: number,
-  ) {}
-
-  /** The skill as routing reads it: its own body (lines naming other skills blanked), its own hash. */
-  get routing(): SkillDoc {
-    this.own ??= this.mentions.length ? { ...this.doc, body: ownBody(this.doc.body, this.mentions), hash: `${this.doc.hash}~${this.mentions.join(',')}` } : this.doc;
-    return this.own;
-  }
-
-  /** The skill's bridge terms, as `lexicalFields` made them. */
-  get bridge(): string[] {
-    return this.feedback.slice(this.ownTerms);
-  }
-
-  /** Body passages of the own body, split on first use: a reopen from the snapshot reads few of them. */
-  get passages(): Passage[] {
-    this.split ??= splitPassages(this.routing.body);
-    return this.split;
-  }
-}
-
-
 /** Creates the engine over injected capabilities. */
 export function createSkillService(init: SkillServiceInit): RoutingEngine {
   return new Engine(init);
@@ -152,7 +123,7 @@ class Engine implements RoutingEngine {
   private readonly settings: RoutingSettings;
   private readonly log: Logger;
   private readonly profileIds: readonly ProfileId[];
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, SkillEntry>();
   private readonly lexical: LexicalIndex;
   /** The background term statistics and their weight, when given. */
   private readonly prior: BackgroundPrior | null;
@@ -213,6 +184,7 @@ class Engine implements RoutingEngine {
         if (entry?.routing === doc) return entry.bridge;
         return this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : [];
       },
+      init.fieldStore ? { fields: init.fieldStore, tag: this.analysisTag } : undefined,
     );
     const entries = this.entries;
     const library: IndexedLibrary = {
@@ -431,7 +403,7 @@ class Engine implements RoutingEngine {
   /** The parse-only index (`init.parseOnly`): the skills and their findings, nothing derived. */
   private async keepParsed(docs: readonly SkillDoc[], failed: { path: string; message: string }[], flushParses: () => Promise<void>, t0: number): Promise<IndexStats> {
     this.entries.clear();
-    for (const doc of docs) this.entries.set(doc.id, new Entry(doc, new Set(), [], [], 0));
+    for (const doc of docs) this.entries.set(doc.id, new SkillEntry(doc, [], [], [], 0));
     this.failed = failed;
     this.resort();
     await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
@@ -491,6 +463,7 @@ class Engine implements RoutingEngine {
   async flushCache(): Promise<void> {
     if (this.init.parseOnly) return;
     await this.flushAnalyses();
+    await this.flushFields();
     await this.vectors?.flush(this.sorted);
   }
 
@@ -510,7 +483,7 @@ class Engine implements RoutingEngine {
    * the skill that did, analysed already): their lines naming it are blanked, or no longer.
    */
   private refreshMentions(except: string): void {
-    const stale = [...this.entries.values()].filter((e) => e.doc.id !== except && e.refKeys.size && !sameList(e.mentions, this.names.mentions(e.doc, e.refKeys)));
+    const stale = [...this.entries.values()].filter((e) => e.doc.id !== except && e.refKeys.length && !sameList(e.mentions, this.names.mentions(e.doc, e.refKeys)));
     if (stale.length) this.upsertLexical(...stale.map((e) => e.doc));
   }
 
@@ -538,10 +511,10 @@ class Engine implements RoutingEngine {
   private analyseOne(doc: SkillDoc, batch: [string, TermCounts][]): void {
     const cache = this.init.analysisCache;
     const prev = this.entries.get(doc.id);
-    const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : referenceKeys(doc.body);
+    const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : cachedReferenceKeys(doc, this.init.referenceCache);
     const mentions = this.names.mentions(doc, refKeys);
     const key = this.analysisKey(doc, mentions);
-    const entry = (feedback: string[], ownTerms: number) => new Entry(doc, refKeys, mentions, feedback, ownTerms);
+    const entry = (feedback: string[], ownTerms: number) => new SkillEntry(doc, refKeys, mentions, feedback, ownTerms);
     let analysis = cache?.get(key);
     if (!analysis) {
       const fields = lexicalFields(entry([], 0).routing, this.text);
@@ -567,10 +540,19 @@ class Engine implements RoutingEngine {
   }
 
   private async flushAnalyses(): Promise<void> {
-    const cache = this.init.analysisCache;
-    if (!cache) return;
-    const keep = new Set([...this.entries.values()].map((e) => this.analysisKey(e.doc, e.mentions)));
-    await cache.flush(keep).catch((err) => this.log.warn(`could not write the analysis snapshot: ${err instanceof Error ? err.message : err}`));
+    const entries = [...this.entries.values()];
+    const failed = (what: string) => (err: unknown) => this.log.warn(`could not write the ${what}: ${err instanceof Error ? err.message : err}`);
+    await this.init.analysisCache?.flush(new Set(entries.map((e) => this.analysisKey(e.doc, e.mentions)))).catch(failed('analysis snapshot'));
+    await this.init.referenceCache?.flush(new Set(entries.map((e) => referenceKey(e.doc)))).catch(failed('reference-key cache'));
+  }
+
+  /** Hands the reranker fields analysed since the last call to the field store, and writes it. */
+  private async flushFields(): Promise<void> {
+    const store = this.init.fieldStore;
+    if (!store) return;
+    this.fieldCache.save();
+    const keep = new Set([...this.entries.values()].map((e) => this.fieldCache.storeKey(e.routingHash)!));
+    await store.flush(keep).catch((err) => this.log.warn(`could not write the field cache: ${err instanceof Error ? err.message : err}`));
   }
 
   private rerankText(id: string): string {
@@ -580,6 +562,7 @@ class Engine implements RoutingEngine {
   }
 
   async dispose(): Promise<void> {
+    await this.flushFields();
     await this.init.embedder?.dispose?.();
     await this.init.crossEncoder?.dispose?.();
     await this.init.onDispose?.();
