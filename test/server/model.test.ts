@@ -34,8 +34,12 @@ describe('server: with the built-in USE-lite model', function () {
       const text = readFileSync(file('csv-cleaner'), 'utf8');
       await c.open(file('csv-cleaner'), text);
       const v = await c.change(file('csv-cleaner'), text.replace(/^description: .*$/m, 'description: Compose release notes from merged pull requests, grouped by label.'));
-      await c.diagnosticsOf(file('csv-cleaner'), (x, p) => p.version === v && x.length === 0);
-      await c.diagnosticsOf(file('csv-tidy'), (x) => x.length === 0, 'the twin re-checked with the new vectors');
+      // The pair is gone once the cross-skill checks of the edit ran; the new description may also
+      // earn the edited skill a reach finding (its body's requests no longer reach it), when the
+      // reach pass runs first.
+      const paired = (x: { code?: string | number }[]) => x.some((d) => d.code === 'skill.near-duplicate');
+      await c.diagnosticsOf(file('csv-cleaner'), (x, p) => p.version === v && !paired(x));
+      await c.diagnosticsOf(file('csv-tidy'), (x) => !paired(x), 'the twin re-checked with the new vectors');
       const status = await c.conn.sendRequest(IndexStatusRequest);
       assert.ok(status.timings.lastDiagnosticsMs !== null && status.timings.lastUpdateMs !== null);
       await c.close(file('csv-cleaner'));
