@@ -32,7 +32,7 @@ type Timer = ReturnType<typeof setTimeout>;
 /**
  * Yields to I/O (requests, edits) between the slices of a pass: a zero-delay timer, as
  * `runTimeSliced` does. With `setImmediate` the requests of a 2,000-file branch switch waited up
- * to 6.7 s behind the pass (bench/branchSwitch.ts; 0.8 s with the timer).
+ * to 6.7 s behind the pass (bench/branchSwitch.ts; 0.8-1.2 s with the timer).
  */
 const toIo = yieldToLoop;
 
