@@ -1,7 +1,7 @@
 /**
  * A branch switch in the language server (issue 24): a workspace copy of a real library (default:
  * the 2,817-skill corpus) is indexed, then 2,000 of its SKILL.md files change on disk at once (a
- * description with every fifth word left out and a tag, as bench/variedCopies.ts varies them) and
+ * description with every fifth word left out and a tag, as bench/variedCopies.ts varies copy 1) and
  * arrive as one `workspace/didChangeWatchedFiles` batch. While the server handles it, the client
  * asks for the index status every 20 ms, one request at a time: an answer's latency bounds how
  * long the server's event loop was held. Prints the latencies (p50 / p99 / max), how long the
@@ -10,7 +10,7 @@
  *
  *   node esbuild.mjs --bench && node out/bench/branchSwitch.js [--library DIR] [--files 2000] [--no-model] [--cache DIR]
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,8 @@ import { FileChangeType } from 'vscode-languageserver-protocol';
 import { parseFrontMatter } from '../src/core/parse/frontMatter';
 import { IndexStatusRequest } from '../src/shared/protocol';
 import { TestClient } from '../test/server/lspClient';
+import { percentile } from '../src/core/eval/metrics';
+import { processMemory, skillFiles, varyDescription } from './skillTree';
 
 const { values } = parseArgs({
   options: {
@@ -32,35 +34,14 @@ const { values } = parseArgs({
   },
 });
 
-function skillFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((e) => (e.isDirectory() ? skillFiles(path.join(dir, e.name)) : e.name === 'SKILL.md' ? [path.join(dir, e.name)] : []));
-}
-
-/** The other branch's text of a skill: every fifth description word left out, a tag added. */
+/** The other branch's text of a skill: its description varied as bench/variedCopies.ts varies copy 1. */
 function onBranch(text: string): string {
   const fm = parseFrontMatter(text);
   const description = typeof fm.data.description === 'string' ? fm.data.description : '';
   if (!fm.hasFrontMatter || !description) return `${text}\n\nChanged on the feature branch.\n`;
-  const kept = description.split(/\s+/).filter((_, n) => (n + 1) % 5 !== 0);
   const name = typeof fm.data.name === 'string' ? fm.data.name : 'skill';
-  return `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(`${kept.join(' ')} (feature branch)`)}\n---\n${fm.body}`;
+  return `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(varyDescription(description, 1))}\n---\n${fm.body}`;
 }
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
-};
-const memory = (pid?: number) => {
-  try {
-    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const mb = (k: string) => Math.round(Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s)?.[1]) / 1024);
-    return { rssMb: mb('VmRSS'), peakRssMb: mb('VmHWM') };
-  } catch {
-    return null;
-  }
-};
 
 async function main() {
   const ws = mkdtempSync(path.join(tmpdir(), 'sr-bench-branch-'));
@@ -106,7 +87,7 @@ async function main() {
     await pinger;
     own.disable();
     load.push(loadavg()[0]);
-    const mem = memory(c.proc.pid);
+    const mem = processMemory(c.proc.pid);
     const result = {
       library: values.library,
       skills,
@@ -116,7 +97,7 @@ async function main() {
       rereadMs: Math.round(rereadMs),
       readyAgainMs: Math.round(readyMs),
       pings: latencies.length,
-      latencyMs: { p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), max: Math.round(Math.max(...latencies)) },
+      latencyMs: { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(Math.max(...latencies)) },
       over200ms: latencies.filter((x) => x > 200).length,
       stalls,
       clientLoopDelayMaxMs: Math.round(own.max / 1e6),

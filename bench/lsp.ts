@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { IndexStatusRequest } from '../src/shared/protocol';
 import { TestClient } from '../test/server/lspClient';
+import { processMemory } from './skillTree';
 
 const { values } = parseArgs({
   options: {
@@ -40,17 +41,6 @@ const pct = (xs: number[], p: number) => {
 };
 const now = () => performance.now();
 const loadNow = () => loadavg().map((x) => Number(x.toFixed(2)));
-
-/** The server's resident memory now and at its peak, in MB (Linux /proc; null elsewhere). */
-function serverMemory(pid: number | undefined): { rssMb: number; peakRssMb: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-    return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
-  } catch {
-    return null;
-  }
-}
 
 interface Row {
   scenario: string;
@@ -81,7 +71,7 @@ async function main() {
   const skills = status.folders[0].skills;
   await c.waitFor(() => c.diagnostics.size >= skills, 'the first full publish', 10 * 60_000);
   const publishedMs = now() - t;
-  const memoryReady = serverMemory(c.proc.pid);
+  const memoryReady = processMemory(c.proc.pid);
   console.error(`ready: ${status.skills} skills (${status.folders[0].cached} cached, ${status.folders[0].embedded} embedded) in ${(readyMs / 1000).toFixed(1)} s; all published at ${(publishedMs / 1000).toFixed(1)} s; model ${status.model ?? status.semanticDisabled}`);
 
   // Skills to edit: spread over the library, with a front-matter description on one line.
@@ -178,7 +168,7 @@ async function main() {
   }
 
   for (const p of picked) await c.close(p.file);
-  const memory = serverMemory(c.proc.pid);
+  const memory = processMemory(c.proc.pid);
   const code = await c.stop();
 
   const machine = `${cpus().length} cores (load ${loadavg().map((x) => x.toFixed(1)).join(' ')}), Node ${process.version}`;

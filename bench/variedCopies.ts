@@ -8,10 +8,11 @@
  *   node esbuild.mjs --bench && node out/bench/variedCopies.js --out /tmp/ws20k [--library DIR] [--skills 20000]
  *   node out/bench/lsp.js --library /tmp/ws20k --edits 10 --cache /tmp/ws20k-cache
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseFrontMatter } from '../src/core/parse/frontMatter';
+import { skillFiles, varyDescription } from './skillTree';
 
 const { values } = parseArgs({
   options: {
@@ -23,25 +24,6 @@ const { values } = parseArgs({
 if (!values.out) {
   console.error('usage: node out/bench/variedCopies.js --out DIR [--library DIR] [--skills 20000]');
   process.exit(2);
-}
-
-function skillFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((e) => {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) return skillFiles(p);
-      return e.name === 'SKILL.md' ? [p] : [];
-    });
-}
-
-const TAGS = ['quickly', 'carefully', 'for teams', 'step by step', 'at scale', 'offline', 'in CI', 'for beginners'];
-
-/** Copy `i` of a description: every (i + 4)th word left out, one tag appended. */
-function vary(description: string, i: number): string {
-  const words = description.split(/\s+/).filter(Boolean);
-  const kept = words.filter((_, n) => (n + 1) % (i + 4) !== 0);
-  return `${kept.join(' ')} (${TAGS[i % TAGS.length]})`;
 }
 
 const sources = skillFiles(values.library!);
@@ -60,7 +42,7 @@ for (let i = 0; written < target; i++) {
     const collection = path.relative(values.library!, file).split(path.sep)[0];
     const dir = path.join(values.out, i === 0 ? collection : `${collection}-v${i}`, id.replace(/[^\p{L}\p{N}._-]+/gu, '-'));
     mkdirSync(dir, { recursive: true });
-    const desc = i === 0 ? description : vary(description, i);
+    const desc = i === 0 ? description : varyDescription(description, i);
     writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${JSON.stringify(id)}\ndescription: ${JSON.stringify(desc)}\n---\n${body}`);
     written++;
   }

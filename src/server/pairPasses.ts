@@ -29,12 +29,6 @@ export interface PassHost {
 
 type Timer = ReturnType<typeof setTimeout>;
 
-/**
- * Yields to I/O (requests, edits) between the slices of a pass: a zero-delay timer, as
- * `runTimeSliced` does. With `setImmediate` the requests of a 2,000-file branch switch waited up
- * to 6.7 s behind the pass (bench/branchSwitch.ts; 0.8-1.2 s with the timer).
- */
-const toIo = yieldToLoop;
 
 /**
  * How a pass runs a library-wide scan: its slices on the library's queue after I/O had its turn,
@@ -44,7 +38,9 @@ function scanRun(lib: FolderLibrary, live: () => boolean, progress: (done: numbe
   return {
     cache: lib.pairs.cache,
     schedule: async (work) => {
-      await toIo();
+      // A zero-delay timer lets I/O in (with `setImmediate` the requests of a 2,000-file branch
+      // switch waited up to 6.7 s behind the pass, bench/branchSwitch.ts; 0.8-1.2 s with it).
+      await yieldToLoop();
       return lib.run(async () => {
         if (!live()) throw new CancelledError();
         return work();
@@ -99,7 +95,7 @@ export class PairPasses {
           const doc = lib.service!.skill(id);
           if (doc) this.host.publishSkill(lib, doc);
         },
-        { live, runSlice: (slice) => lib.run(slice), yieldToOthers: toIo },
+        { live, runSlice: (slice) => lib.run(slice) },
       );
       if (!done) return;
       await lib.pairs.persist();

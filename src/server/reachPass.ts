@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import type { BackgroundFrequencies } from '../core/index/background';
-import { runTimeSliced, yieldToLoop } from '../core/jobs/timeSliced';
+import { runTimeSliced } from '../core/jobs/timeSliced';
 import { LISTING_RULES, simulateListing, type ListingClient } from '../core/profiles';
 import { unreachableFinding } from '../core/reach/finding';
 import { measureReach, type ReachRequest, type SkillReach } from '../core/reach/measure';
@@ -49,8 +49,6 @@ interface LibraryReach {
   running: boolean;
 }
 
-/** Yields to I/O (requests, edits) between the slices. */
-const toIo = yieldToLoop; // a zero-delay timer: see pairPasses.ts
 
 export class ReachPass {
   private readonly libs = new WeakMap<FolderLibrary, LibraryReach>();
@@ -147,7 +145,7 @@ export class ReachPass {
         const known = state.probes.get(d.id);
         if (known?.hash !== d.hash) state.probes.set(d.id, { hash: d.hash, queries: probeRequests(d, DEFAULT_PROBES) });
       },
-      { live, runSlice: (slice) => lib.run(slice), yieldToOthers: toIo },
+      { live, runSlice: (slice) => lib.run(slice) },
     );
     if (!done) return;
     const ids = new Set(docs.map((d) => d.id));

@@ -170,7 +170,7 @@ export class LexicalIndex {
     }
     // Removed without compacting one by one (a branch switch replaces most of a library: each
     // compaction is a rebuild), then compacted once, then rebuilt with the batch.
-    for (const [key] of batch) this.remove(key, false);
+    for (const [key] of batch) this.markRemoved(key);
     if (this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
     this.forgetDf();
     this.rebuild(batch);
@@ -302,14 +302,20 @@ export class LexicalIndex {
     return slot;
   }
 
-  remove(key: string, compact = true): void {
+  remove(key: string): void {
+    if (this.markRemoved(key) && this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
+  }
+
+  /** Takes `key` out of the live documents; its postings stay until the next compaction or rebuild. */
+  private markRemoved(key: string): boolean {
     const slot = this.slotOf.get(key);
-    if (slot === undefined) return;
+    if (slot === undefined) return false;
     this.forgetDf();
     this.slotOf.delete(key);
     this.alive[slot] = false;
     for (let f = 0; f < F; f++) this.totals[f] -= this.lengths[f][slot];
-    if (++this.dead > 64 && this.dead > this.keyOf.length / 4 && compact) this.compact();
+    this.dead++;
+    return true;
   }
 
   private forgetDf(): void {
