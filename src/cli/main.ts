@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { version } from '../../package.json';
 import type { RouteResult } from '../core/service';
 import type { Finding } from '../core/types';
-import { openLibrary } from '../node/library';
+import { describeRouter, openLibrary } from '../node/library';
 import { runCheck } from './check/runCheck';
 import { runEval } from './eval';
 import { runHook } from './hook';
@@ -49,7 +49,7 @@ Exit codes: 0 ok, 1 findings or failed tests, 2 failure (hook: never 2; see its 
 /** How the CLI opens libraries; tests pass a fake. */
 export type Deps = LibraryDeps;
 
-const DEFAULT_DEPS: Deps = { openLibrary };
+const DEFAULT_DEPS: Deps = { openLibrary, routerIdentity: describeRouter };
 
 /** Runs the CLI; never throws: errors become a message and exit code 2. */
 export async function main(rawIo: CliIo, deps: Deps = DEFAULT_DEPS): Promise<number> {

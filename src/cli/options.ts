@@ -6,12 +6,18 @@
 import * as path from 'node:path';
 import { isListingClient, isProfileId, LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../core/profiles';
 import type { SkillService } from '../core/service';
+import type { RouterIdentity } from '../core/analysis/scanRun';
 import type { Device, OpenLibraryOptions } from '../node/library';
 import { stderrLogger, stderrProgress, UsageError, type CliIo } from './io';
 
 /** The engine factory, injected so tests can pass a fake library. */
 export interface LibraryDeps {
   openLibrary: (opts: OpenLibraryOptions) => Promise<SkillService>;
+  /**
+   * What `openLibrary(opts)` would route with, told without loading a model (`describeRouter`);
+   * `check` reads cached pair findings with it. Absent: `check` always opens the library in full.
+   */
+  routerIdentity?: (opts: OpenLibraryOptions) => RouterIdentity | null;
 }
 
 /** Engine flags, as `node:util` `parseArgs` options. */

@@ -145,6 +145,11 @@ export interface IndexStats {
 export interface IndexOptions {
   token?: CancelToken;
   progress?: ProgressSink;
+  /**
+   * The skills as a parse-only library of the same root and profiles read them (`check` reads
+   * first and opens in full only when it must route): they are not read again.
+   */
+  parsed?: { docs: readonly SkillDoc[]; failed: readonly { path: string; message: string }[] };
 }
 
 import type { PairScanRun } from './analysis/scanRun';

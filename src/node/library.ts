@@ -11,7 +11,7 @@ import { createSkillService, type RoutingEngine } from '../core/route/skillServi
 import type { RoutingSettings } from '../core/route/settings';
 import type { ProfileId } from '../core/profiles';
 import type { DuplicateOptions } from '../core/analysis/duplicates';
-import type { CrossEncoder, Embedder, Logger, ProgressSink } from '../core/types';
+import type { CrossEncoder, Embedder, EmbedderInfo, Logger, ProgressSink } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
 import type { SkillWorkspace } from '../core/workspace';
 import { FsWorkspace } from './fsWorkspace';
@@ -31,7 +31,10 @@ import { OnnxEmbedder } from './onnxEmbedder';
 import { FileVectorCache } from './vectorCache';
 import { loadBackground } from './backgroundFile';
 import { ADAPTER_MANIFEST, hasAdapter, readAdapter } from './queryAdapterFile';
-import { adapterMismatch, withQueryAdapter } from '../core/route/queryAdapter';
+import { adapterId, adapterMismatch, encoderLabel, withQueryAdapter, type QueryAdapter } from '../core/route/queryAdapter';
+import { builtInReranker } from '../core/route/rerank';
+import { DEFAULT_ROUTING } from '../core/route/settings';
+import type { RouterIdentity } from '../core/analysis/scanRun';
 import { EMBED_WORKER_FILE, embedWorkerFile, WorkerEmbedder } from './workerEmbedder';
 
 export type Device = 'cpu' | 'cuda' | 'dml' | 'coreml';
@@ -130,7 +133,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const fieldStoreLoad = opts.parseOnly ? undefined : FileFieldStore.open(cacheRoot, log);
   let embedder: Embedder | null = null;
   let embedderError: string | undefined;
-  const modelDir = opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
+  const modelDir = modelDirOf(opts);
   // The model loads in its worker while this thread reads the caches: the vector cache too, from
   // the model id and row width the manifest names (checked against the loaded model below).
   const embedderLoad = modelDir ? loadEmbedder(modelDir, opts, log) : undefined;
@@ -208,23 +211,53 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
  * are embedded as the encoder makes them.
  */
 function withAdapter(embedder: Embedder, modelDir: string, adapterDir: string | null | undefined, log: Logger): Embedder {
-  if (adapterDir === null) return embedder;
+  const adapter = adapterFor(embedder.info, modelDir, adapterDir, log);
+  return adapter ? withQueryAdapter(embedder, adapter) : embedder;
+}
+
+/** The query adapter an encoder of `info` gets (see `withAdapter`), or null with a warning why not. */
+function adapterFor(info: Pick<EmbedderInfo, 'id' | 'dims'>, modelDir: string, adapterDir: string | null | undefined, log: Logger): QueryAdapter | null {
+  if (adapterDir === null) return null;
   const own = path.join(modelDir, 'adapter');
-  if (adapterDir === undefined && !hasAdapter(own)) return embedder;
+  if (adapterDir === undefined && !hasAdapter(own)) return null;
   const dir = adapterDir ?? own;
   if (!hasAdapter(dir)) {
     log.warn(`no query adapter in ${dir} (no ${ADAPTER_MANIFEST}); requests are embedded as the encoder makes them`);
-    return embedder;
+    return null;
   }
   try {
     const adapter = readAdapter(dir);
-    const mismatch = adapterMismatch(adapter, embedder.info);
-    if (!mismatch) return withQueryAdapter(embedder, adapter);
+    const mismatch = adapterMismatch(adapter, info);
+    if (!mismatch) return adapter;
     log.warn(`the query adapter in ${dir} is not used: ${mismatch}; train one for this encoder with bench/trainAdapter.ts --model`);
   } catch (err) {
     log.warn(`the query adapter in ${dir} did not load (${(err as Error).message}); requests are embedded as the encoder makes them`);
   }
-  return embedder;
+  return null;
+}
+
+/**
+ * What `openLibrary(opts)` would route with (its pipeline's `identity`), told from the model's and
+ * the adapter's files without loading a model: `check` compares it with cached pair findings
+ * before it opens the library in full. Null when only a load can tell (a cross-encoder, a model
+ * folder without a readable manifest). A model that then fails to load routes without an encoder,
+ * under another identity: the cache misses, nothing wrong is read.
+ */
+export function describeRouter(opts: OpenLibraryOptions): RouterIdentity | null {
+  if (opts.rerankerDir) return null;
+  const settings = { ...DEFAULT_ROUTING, ...opts.settings };
+  const reranker = builtInReranker().reranker.id;
+  const modelDir = modelDirOf(opts);
+  if (!modelDir) return { reranker, encoder: null, settings };
+  const model = manifestModel(modelDir);
+  if (!model) return null;
+  const adapter = adapterFor(model, modelDir, opts.adapterDir, SILENT_LOGGER);
+  return { reranker, encoder: encoderLabel({ ...model, maxTokens: 0, ...(adapter ? { adapter: adapterId(adapter) } : {}) }), settings };
+}
+
+/** The model folder `opts` name: null for lexical routing (and for a parse-only library). */
+function modelDirOf(opts: OpenLibraryOptions): string | null {
+  return opts.noModel || opts.parseOnly ? null : opts.modelDir === undefined ? defaultModelDir() : opts.modelDir;
 }
 
 /** The model id and row width a model folder's manifest names, when it can be read (the loaded model has the last word). */

@@ -9,7 +9,7 @@ import { adaptQuery, adapterId, type QueryAdapter } from '../../src/core/route/q
 import { dot } from '../../src/core/route/denseStore';
 import { prng } from '../../src/core/route/rerankTraining';
 import type { Logger } from '../../src/core/types';
-import { openLibrary } from '../../src/node/library';
+import { describeRouter, openLibrary, type OpenLibraryOptions } from '../../src/node/library';
 import { OnnxEmbedder } from '../../src/node/onnxEmbedder';
 import { writeAdapter } from '../../src/node/queryAdapterFile';
 
@@ -89,5 +89,27 @@ describe('a trained query adapter through openLibrary', function () {
     const mismatched = await dense({ adapterDir: other });
     assert.equal(mismatched.stats.model, 'tiny-bert@1');
     assert.match(mismatched.log.warnings.join('\n'), /not used: it was trained over use-lite-en@1, the encoder is tiny-bert@1; train one for this encoder/);
+  });
+
+  it('describeRouter tells the router openLibrary builds from the files alone: model, adapter, none', async () => {
+    const other = join(model, 'other-adapter-2');
+    writeAdapter(other, { ...adapter, base: 'use-lite-en@1' }, 'qa-other', {});
+    const cases: Partial<OpenLibraryOptions>[] = [{}, { adapterDir: null }, { adapterDir: other }, { noModel: true }, { settings: { rerankDepth: 12 } }];
+    const seen = new Set<string>();
+    for (const opts of cases) {
+      const cacheDir = mkdtempSync(join(tmpdir(), 'sr-qa-cache-'));
+      const full = { root, modelDir: model, cacheDir, logger: capture(), ...opts };
+      const svc = await openLibrary(full);
+      try {
+        await svc.index();
+        assert.deepEqual(describeRouter(full), svc.pipeline.identity, JSON.stringify(opts));
+        seen.add(JSON.stringify(svc.pipeline.identity));
+      } finally {
+        await svc.dispose();
+        rmSync(cacheDir, { recursive: true, force: true });
+      }
+    }
+    assert.equal(seen.size, 4, 'with and without the adapter, without a model and with other settings: four routers (the mismatched adapter is not used)');
+    assert.equal(describeRouter({ root, rerankerDir: model }), null, 'a cross-encoder is told by loading it');
   });
 });

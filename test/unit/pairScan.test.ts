@@ -1,7 +1,8 @@
 /** The pair scan: copies from the text, near-duplicates and conflicts from routing evidence. */
 import { strict as assert } from 'node:assert';
 import { PairScanCache } from '../../src/core/analysis/pairCache';
-import { scanPairs, scopeOf } from '../../src/core/analysis/pairScan';
+import { pairLibraryKey, scanPairs, scopeOf } from '../../src/core/analysis/pairScan';
+import { resolveScanOptions } from '../../src/core/analysis/scanRun';
 import { pairFindingsFor } from '../../src/core/analysis/findings';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { createSkillService, type RoutingEngine } from '../../src/core/route/skillService';
@@ -177,14 +178,23 @@ describe('pair scan: cache', () => {
   it('a library-wide result is cached by content: a second scan routes nothing, JSON round trips, an edit misses', async () => {
     const svc = await engine(library());
     let routed = 0;
-    const pipeline = { ...svc.pipeline, rank: (q: string, o?: object) => (routed++, svc.pipeline.rank(q, o)), settings: svc.pipeline.settings, analyse: (q: string) => svc.pipeline.analyse(q), firstStage: svc.pipeline.firstStage };
+    const pipeline = {
+      rank: (q: string, o?: object) => (routed++, svc.pipeline.rank(q, o)),
+      identity: svc.pipeline.identity,
+      settings: svc.pipeline.settings,
+      analyse: (q: string) => svc.pipeline.analyse(q),
+      firstStage: svc.pipeline.firstStage,
+    };
     const input = { docs: svc.skills(), profiles: svc.profiles(), pipeline };
     const cache = new PairScanCache();
     const first = await scanPairs(input, undefined, { cache });
     const cold = routed;
     assert.ok(cold > 2);
     assert.deepEqual(await scanPairs(input, undefined, { cache }), first);
-    assert.equal(routed - cold, 1, 'only the router fingerprint');
+    assert.equal(routed, cold, 'a warm scan routes nothing, not even to tell the router');
+    assert.equal(cache.result(pairLibraryKey(svc.skills(), svc.pipeline.identity, resolveScanOptions())), cache.latest(), 'the key is computed without routing');
+    const otherRouter = { ...svc.pipeline.identity, encoder: 'another-encoder@1' };
+    assert.equal(cache.result(pairLibraryKey(svc.skills(), otherRouter, resolveScanOptions())), undefined, 'another encoder is another key');
     const reread = PairScanCache.fromJSON(JSON.parse(JSON.stringify(cache)));
     assert.deepEqual(await scanPairs(input, undefined, { cache: reread }), first);
     assert.deepEqual(await scanPairs(input, 'team/pdf-text', { cache: reread }), first.filter((p) => p.a === 'team/pdf-text' || p.b === 'team/pdf-text'));
@@ -192,5 +202,19 @@ describe('pair scan: cache', () => {
     const before = routed;
     await scanPairs({ ...input, options: { share: 0.9 } }, undefined, { cache });
     assert.ok(routed - before > 1, 'other options are another key');
+  });
+
+  it('a scan whose encoder fails on its probes keeps no result under the encoder\'s key', async () => {
+    const svc = await engine(library());
+    const pipeline = {
+      rank: async (q: string, o?: object) => ({ ...(await svc.pipeline.rank(q, o)), dense: { disabled: 'the encoder failed' } }),
+      identity: { ...svc.pipeline.identity, encoder: 'use-lite-en@1' },
+      settings: svc.pipeline.settings,
+      analyse: (q: string) => svc.pipeline.analyse(q),
+      firstStage: svc.pipeline.firstStage,
+    };
+    const cache = new PairScanCache();
+    await scanPairs({ docs: svc.skills(), profiles: svc.profiles(), pipeline }, undefined, { cache });
+    assert.equal(cache.latest(), undefined);
   });
 });

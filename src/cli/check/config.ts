@@ -3,6 +3,7 @@
  * it and the routing tests file on disk (the names and the search order are core's, shared with
  * the editor: core/configFiles.ts).
  */
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { findConfigFile, findTestsFile, type ConfigFileAccess } from '../../core/configFiles';
@@ -174,6 +175,12 @@ export function findingPolicy(config: CheckConfig): FindingPolicy {
 
 /** Discovery on the local file system. */
 export const NODE_FILE_ACCESS: ConfigFileAccess = { exists, resolve: (dir, rel) => path.resolve(dir, rel) };
+
+/**
+ * The same with a synchronous stat, for thousands of lookups in a row (an evals file in every
+ * skill folder): 2 x 2,817 of them took ~30 ms this way, ~100 ms through the thread pool.
+ */
+export const SYNC_FILE_ACCESS: ConfigFileAccess = { exists: async (file) => existsSync(file), resolve: NODE_FILE_ACCESS.resolve };
 
 export async function exists(file: string): Promise<boolean> {
   try {

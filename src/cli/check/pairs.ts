@@ -5,10 +5,11 @@
  * an unchanged library reads them instead of routing again.
  */
 import type { AuthoredRequest } from '../../core/analysis/types';
-import type { PairScanOptions } from '../../core/analysis/scanRun';
+import { pairLibraryKey } from '../../core/analysis/pairScan';
+import type { PairScanOptions, RouterIdentity } from '../../core/analysis/scanRun';
 import type { PairFinding } from '../../core/analysis/types';
 import type { SkillService } from '../../core/service';
-import type { Logger } from '../../core/types';
+import type { Logger, SkillDoc } from '../../core/types';
 import { readPairCache, writePairCache } from '../../node/pairCacheFile';
 import { resolveSkillRef, type SkillRef } from './judge';
 import type { RoutingTest } from './routingTests';
@@ -26,6 +27,24 @@ export function authoredRequests(tests: readonly RoutingTest[], skills: readonly
     for (const ref of t.expect) for (const s of resolveSkillRef(ref, skills)) add(s.id, { query: t.query, source });
   }
   return out;
+}
+
+/**
+ * The library's pair findings as cached in `cacheDir` for these skills, requests, options and
+ * router, or null when no scan of exactly that is cached: read without routing or a model.
+ */
+export async function cachedPairFindings(
+  docs: readonly SkillDoc[],
+  tests: readonly RoutingTest[],
+  router: RouterIdentity,
+  options: PairScanOptions,
+  cacheDir: string,
+  log?: Logger,
+): Promise<PairFinding[] | null> {
+  const authored = authoredRequests(tests, docs);
+  const cache = await readPairCache(cacheDir, log);
+  const hit = cache.result(pairLibraryKey(docs, router, options, (id) => authored.get(id) ?? []));
+  return hit ? [...hit] : null;
 }
 
 /** The library's pair findings, with the scan cache read from and written to `cacheDir`. */

@@ -14,6 +14,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { resolveScanOptions } from '../../core/analysis/scanRun';
 import type { PairFinding } from '../../core/analysis/types';
 import { EVALS_FILE_NAMES, firstExisting } from '../../core/configFiles';
 import { testDepth } from '../../core/eval/routingTest';
@@ -32,10 +33,10 @@ import {
   findingPolicy,
   isDirectory,
   loadConfig,
-  NODE_FILE_ACCESS,
+  SYNC_FILE_ACCESS,
   pairScanOptions,
 } from './config';
-import { checkPairFindings } from './pairs';
+import { cachedPairFindings, checkPairFindings } from './pairs';
 import { FORMATS, FORMATTERS, isFormat } from './formatters';
 import { reachGateFindings } from './reachGate';
 import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
@@ -77,19 +78,6 @@ async function stagedFiles(cwd: string): Promise<string[]> {
   } catch (err) {
     throw new UsageError(`--changed-only needs git and a repository: ${((err as { stderr?: string }).stderr || (err as Error).message).trim()}`);
   }
-}
-
-/**
- * Skill folders looked up for an evals file at once: one at a time, the stats of a 2,817-skill
- * library waited ~0.2 s on the file system in turn.
- */
-const EVALS_LOOKUPS = 64;
-
-/** `fn` over `items`, `size` at a time, results in item order. */
-async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
-  return out;
 }
 
 /** Is `file` inside folder `dir` (or the folder itself)? Both absolute. */
@@ -152,12 +140,16 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       profile: values.profile ?? config.profiles,
     };
     const opts = engineOptions(flags, io, root);
-    service = await deps.openLibrary(opts);
-    const stats = await service.index({ progress: opts.progress });
+    const cacheDir = opts.cacheDir ?? defaultCacheDir(root);
+    // Without routing tests or a reach gate, the library is read first (as `validate` reads it) and
+    // opened in full only when something must route: trigger evals to run, or pair findings not
+    // cached for this library and this router (told from the model's files, nothing loaded).
+    const router = routingTests.length || config.reach ? null : (deps.routerIdentity?.(opts) ?? null);
+    service = await deps.openLibrary(router ? { ...opts, parseOnly: true } : opts);
+    let stats = await service.index({ progress: opts.progress });
     const skills = service.skills();
     const failures = service.failures();
     if (skills.length === 0 && failures.length === 0) throw new UsageError(`no SKILL.md found under ${show(root)}`);
-    if (!values.quiet && stats.denseDisabled && !opts.noModel) io.stderr(`note: ${stats.denseDisabled}; routing by words only\n`);
 
     const skillFile = (doc: SkillDoc): string => (rootIsDir ? path.resolve(root, doc.path) : root);
     // Positions hold in SKILL.md files; a .jsonl library has none per skill.
@@ -168,9 +160,8 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     // Per-skill trigger evals.
     const triggerTests: RoutingTest[] = [];
     if (rootIsDir) {
-      const evalsFiles = await inBatches(skills, EVALS_LOOKUPS, (doc) => firstExisting(skillDir(doc), EVALS_FILE_NAMES, NODE_FILE_ACCESS));
-      for (const [i, doc] of skills.entries()) {
-        const file = evalsFiles[i];
+      for (const doc of skills) {
+        const file = await firstExisting(skillDir(doc), EVALS_FILE_NAMES, SYNC_FILE_ACCESS);
         if (!file) continue;
         const parsed = parseTriggerEvals(await readText(file, 'evals file'), show(file), doc.id);
         triggerTests.push(...parsed.tests);
@@ -212,6 +203,16 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       const touched = [...t.expect, ...t.notExpect].flatMap((ref) => resolveSkillRef(ref, refs));
       return touched.some((s) => changedIds!.has(s.id)) || (t.owner !== undefined && changedIds!.has(t.owner));
     });
+    const allTests = [...routingTests, ...triggerTests];
+    const scanOptions = resolveScanOptions(opts.duplicates, pairScanOptions(config));
+    let cachedPairs = router && !selected.length ? await cachedPairFindings(skills, allTests, router, scanOptions, cacheDir) : null;
+    if (router && !cachedPairs) {
+      const parsed = service;
+      service = await deps.openLibrary(opts);
+      stats = await service.index({ progress: opts.progress, parsed: { docs: skills, failed: failures } });
+      await parsed.dispose();
+    }
+    if (!values.quiet && stats.denseDisabled && !opts.noModel && !cachedPairs) io.stderr(`note: ${stats.denseDisabled}; routing by words only\n`);
     const view = routeView(values);
     const outcomes: TestOutcome[] = [];
     for (const t of selected) {
@@ -223,8 +224,7 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     // Findings of the skills (all, or the changed ones and cross-skill findings touching them),
     // less what the skills suppress, with the closest conflicts only: as the editor shows them.
     const pairsOf = new Map<string, PairFinding[]>();
-    const cacheDir = opts.cacheDir ?? defaultCacheDir(root);
-    for (const p of await checkPairFindings(service, [...routingTests, ...triggerTests], pairScanOptions(config), cacheDir)) {
+    for (const p of cachedPairs ?? (await checkPairFindings(service, allTests, pairScanOptions(config), cacheDir))) {
       for (const id of new Set([p.a, p.b])) {
         const list = pairsOf.get(id);
         if (list) list.push(p);
@@ -252,9 +252,8 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
 
     // The reach gate: skills whose requests the client's listing loses (config `reach`).
     if (config.reach && rootIsDir) {
-      const tests = [...routingTests, ...triggerTests];
       findings.push(
-        ...(await reachGateFindings({ service, gate: config.reach, tests, rerank: !values['no-rerank'], model: stats.model, root, cacheDir: opts.cacheDir, only: changedIds, skillFile, show, withRanges })),
+        ...(await reachGateFindings({ service, gate: config.reach, tests: allTests, rerank: !values['no-rerank'], model: stats.model, root, cacheDir: opts.cacheDir, only: changedIds, skillFile, show, withRanges })),
       );
     }
 

@@ -22,11 +22,11 @@ import type { SkillProfiles } from './conflicts';
 import { CopyIndex, textSignature } from './copies';
 import { PAIR_SCAN_VERSION, PairScanCache } from './pairCache';
 import { probeRequests, templateKey, type Probe } from './probes';
-import { DEFAULT_PAIR_SCAN, type PairScanOptions, type PairScanRun, type ProbeRouter } from './scanRun';
+import { resolveScanOptions, type PairScanOptions, type PairScanRun, type ProbeRouter, type RouterIdentity } from './scanRun';
 import { fragments } from '../route/rerankTraining';
 import { pairMessage, type PairFacts } from './pairText';
 import { surfaceOf, useOtherLine } from './suggestions';
-import type { PairFinding, ScopedRanking, SkipReason, Verdict } from './types';
+import type { AuthoredRequest, PairFinding, ScopedRanking, SkipReason, Verdict } from './types';
 
 /** Probes per skill at most, and how many a library-wide scan routes for every skill first. */
 export const MAX_PROBES = 3;
@@ -68,9 +68,33 @@ export function scopeOf(id: string, acrossFolders: boolean): string {
 
 const REASONS: Record<Verdict['kind'], SkipReason> = { 'near-duplicate': 'function_redundant', variant: 'platform_exclusive', umbrella: 'granularity_mismatch' };
 
+/**
+ * A signature of everything a library's findings depend on: the scan's version and options, the
+ * router's identity, each skill's id and content hash and the requests its author wrote for it.
+ * Computed without routing, from what parsing gives (`check` reads cached findings with it
+ * before it loads a model).
+ */
+export function pairLibraryKey(
+  docs: readonly Pick<SkillDoc, 'id' | 'hash'>[],
+  router: RouterIdentity,
+  opts: PairScanOptions,
+  authored?: (id: string) => readonly AuthoredRequest[],
+): string {
+  const parts = [String(PAIR_SCAN_VERSION), JSON.stringify([router.reranker, router.encoder, router.settings]), JSON.stringify(opts)];
+  for (const d of docs) {
+    const own = authored?.(d.id) ?? [];
+    parts.push(`${d.id}\t${d.hash}${own.length ? `\t${contentHash(JSON.stringify(own))}` : ''}`);
+  }
+  return contentHash(parts.join('\n'));
+}
+
+function isDisabled(dense: unknown): boolean {
+  return typeof dense === 'object' && dense !== null && 'disabled' in dense;
+}
+
 /** Pair findings of the library; only those involving `skillId` when given. */
 export async function scanPairs(input: PairScanInput, skillId?: string, run: PairScanRun = {}): Promise<PairFinding[]> {
-  const opts: PairScanOptions = { ...DEFAULT_PAIR_SCAN, ...input.options, ...run.options };
+  const opts = resolveScanOptions(input.options, run.options);
   const cache = run.cache ?? new PairScanCache();
   const scan = new Scan(input, opts, cache, run);
   return skillId === undefined ? scan.library() : scan.focus(skillId);
@@ -87,6 +111,8 @@ class Scan {
    */
   private readonly rankings = new Map<string, ScopedRanking>();
   private key = '';
+  /** Whether a probe was routed without the router's encoder (it failed on the request). */
+  private degraded = false;
   private routed = 0;
   private total = 0;
   /** Screened probes, done and in all, counted a tenth of a routed one each (what they cost). */
@@ -104,7 +130,7 @@ class Scan {
 
   async library(): Promise<PairFinding[]> {
     const docs = this.input.docs;
-    this.key = await this.schedule(() => this.libraryKey());
+    this.key = this.libraryKey();
     const hit = this.cache.result(this.key);
     if (hit) return [...hit];
     // Text work per skill a slice at a time (a branch switch brings thousands of new hashes at once).
@@ -117,7 +143,8 @@ class Scan {
     const copied = new Set(copies.map((p) => `${p.a}\n${p.b}`));
     const kept = docs.length <= SMALL_LIBRARY ? await this.routeAll(docs, copied) : await this.screenThenRoute(docs, copied);
     const found = [...copies, ...kept.flatMap(([x, y]) => this.judge(x, y) ?? [])].sort(byPair);
-    this.cache.setResult(this.key, found);
+    // Routed without the encoder it names, the result is not the key's: the next scan routes again.
+    if (!this.degraded) this.cache.setResult(this.key, found);
     this.cache.pruneSignatures(new Set(docs.map((d) => d.hash)));
     return found;
   }
@@ -165,7 +192,7 @@ class Scan {
   async focus(id: string): Promise<PairFinding[]> {
     const doc = this.byId.get(id);
     if (!doc) return [];
-    this.key = await this.libraryKey();
+    this.key = this.libraryKey();
     const hit = this.cache.result(this.key);
     if (hit) return hit.filter((p) => p.a === id || p.b === id);
     const copies = this.copies(id);
@@ -207,18 +234,9 @@ class Scan {
     }
   }
 
-  /** A signature of everything the findings depend on: router, options, skills, authored requests. */
-  private async libraryKey(): Promise<string> {
-    const pipeline = this.input.pipeline;
-    // The reranker and encoder in use show in a ranking; a fixed request costs one route.
-    const probe = await pipeline.rank('skill router pair scan', { token: this.run.token });
-    const router = JSON.stringify([probe.reranker, probe.dense, pipeline.settings]);
-    const parts = [String(PAIR_SCAN_VERSION), router, JSON.stringify(this.opts)];
-    for (const d of this.input.docs) {
-      const authored = this.run.authored?.(d.id) ?? [];
-      parts.push(`${d.id}\t${d.hash}${authored.length ? `\t${contentHash(JSON.stringify(authored))}` : ''}`);
-    }
-    return contentHash(parts.join('\n'));
+  /** This scan's cache key (see `pairLibraryKey`). */
+  private libraryKey(): string {
+    return pairLibraryKey(this.input.docs, this.input.pipeline.identity, this.opts, this.run.authored);
   }
 
   private copyIndex: CopyIndex | null = null;
@@ -350,6 +368,7 @@ class Scan {
           throwIfCancelled(this.run.token);
           // The reranked order, before set selection moves a redundant partner out of the leading places.
           const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
+          if (this.input.pipeline.identity.encoder !== null && isDisabled(ranking.dense)) this.degraded = true;
           const scope = scopeOf(doc.id, this.opts.acrossFolders);
           const ids: string[] = [];
           const close: boolean[] = [];

@@ -34,9 +34,24 @@ export const DEFAULT_PAIR_SCAN: PairScanOptions = { ...DEFAULT_COMPETITION, acro
 export interface ProbeRanking {
   candidates: readonly { id: string; fused: number; dense: number | null }[];
   request: { readAs: string | null };
-  /** Which reranker and encoder ordered it (part of the cache key). */
-  reranker: string | null;
+  /** `{disabled}` when the encoder failed on this request (the scan then keeps no result). */
   dense: unknown;
+}
+
+/**
+ * What orders a router's rankings, known without routing: the rerank stage's id, the encoder's
+ * label (with its adapter; null without one) and the routing settings. Part of the pair scan's
+ * cache key, so `check` can tell from the model's files alone whether cached findings still hold.
+ */
+export interface RouterIdentity {
+  reranker: string;
+  encoder: string | null;
+  settings: unknown;
+}
+
+/** `{...DEFAULT_PAIR_SCAN, ...engine, ...run}`: the options a scan runs with. */
+export function resolveScanOptions(engine?: Partial<PairScanOptions>, run?: Partial<PairScanOptions>): PairScanOptions {
+  return { ...DEFAULT_PAIR_SCAN, ...engine, ...run };
 }
 
 /**
@@ -45,6 +60,7 @@ export interface ProbeRanking {
  */
 export interface ProbeRouter<Request = unknown, Settings = unknown> {
   rank(query: string, opts: { select?: boolean; token?: CancelToken }): Promise<ProbeRanking>;
+  readonly identity: RouterIdentity;
   readonly settings: Settings;
   analyse(query: string): Request;
   readonly firstStage: { lexicalScores(req: Request, s: Settings): Map<string, number> };

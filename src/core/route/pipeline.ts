@@ -14,6 +14,7 @@
  * training (bench/trainReranker.ts) all call these stages.
  */
 import type { SkillProfiles } from '../analysis/conflicts';
+import type { RouterIdentity } from '../analysis/scanRun';
 import type { LexicalIndex } from '../index/lexicalIndex';
 import type { MatchedPassage, RouteResult, RouteSet, RouteTimings } from '../service';
 import { analyse } from '../text/analyse';
@@ -140,6 +141,12 @@ export class RoutingPipeline {
 
   get settings(): RoutingSettings {
     return this.parts.settings;
+  }
+
+  /** What orders this pipeline's rankings (the pair scan's cache key): reranker, encoder, settings. */
+  get identity(): RouterIdentity {
+    const embedder = this.parts.embedder;
+    return { reranker: this.parts.reranker.id, encoder: embedder ? encoderLabel(embedder.info) : null, settings: this.parts.settings };
   }
 
   /** The library's skill vectors (null without an encoder), for training and benches. */

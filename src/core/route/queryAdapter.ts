@@ -53,7 +53,7 @@ export function adaptQuery(adapter: QueryAdapter, v: Float32Array): Float32Array
 }
 
 /** Why an adapter cannot serve an encoder, or null when it can. */
-export function adapterMismatch(adapter: QueryAdapter, info: EmbedderInfo): string | null {
+export function adapterMismatch(adapter: QueryAdapter, info: Pick<EmbedderInfo, 'id' | 'dims'>): string | null {
   if (adapter.base !== info.id) return `it was trained over ${adapter.base}, the encoder is ${info.id}`;
   if (adapter.dims !== info.dims) return `it has ${adapter.dims} dimensions, the encoder ${info.dims}`;
   return null;

@@ -163,3 +163,16 @@ export class HeuristicReranker implements ListReranker {
     return heuristicScores(features);
   }
 }
+
+/**
+ * The rerank stage a library gets without a cross-encoder: the shipped learned reranker, or the
+ * heuristic one (with why) when its weights do not fit this build. One function, so the engine and
+ * what tells its identity from the files (`check`'s cached findings) agree.
+ */
+export function builtInReranker(): { reranker: LearnedReranker; error?: undefined } | { reranker: HeuristicReranker; error: string } {
+  try {
+    return { reranker: new LearnedReranker() };
+  } catch (err) {
+    return { reranker: new HeuristicReranker(), error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -30,7 +30,7 @@ import { buildListingView } from './listingView';
 import { encoderLabel } from './queryAdapter';
 import { memoQueryVectors } from './queryMemo';
 import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
-import { CrossEncoderReranker, HeuristicReranker, LearnedReranker, type ListReranker } from './rerank';
+import { builtInReranker, CrossEncoderReranker, type ListReranker } from './rerank';
 import { FieldCache } from './rerankFeatures';
 import type { RelevanceModel } from './relevance';
 import { DEFAULT_SET, type SetOptions } from './setSelection';
@@ -221,13 +221,10 @@ class Engine implements RoutingEngine {
   private rerankStage(): { reranker: ListReranker; fitted?: Partial<SetOptions>; relevance?: RelevanceModel } {
     if (this.init.reranker) return { reranker: this.init.reranker };
     if (this.init.crossEncoder) return { reranker: new CrossEncoderReranker(this.init.crossEncoder, (id) => this.rerankText(id)) };
-    try {
-      const learned = new LearnedReranker();
-      return { reranker: learned, fitted: learned.model.set, relevance: learned.model.relevance };
-    } catch (err) {
-      this.log.warn(`${err instanceof Error ? err.message : err}; using the heuristic reranker`);
-      return { reranker: new HeuristicReranker() };
-    }
+    const built = builtInReranker();
+    if (built.error === undefined) return { reranker: built.reranker, fitted: built.reranker.model.set, relevance: built.reranker.model.relevance };
+    this.log.warn(`${built.error}; using the heuristic reranker`);
+    return { reranker: built.reranker };
   }
 
   skills(): readonly SkillDoc[] {
@@ -354,7 +351,10 @@ class Engine implements RoutingEngine {
   async index(opts: IndexOptions = {}): Promise<IndexStats> {
     const t0 = Date.now();
     const { token } = opts;
-    const { docs, failed, flush: flushParses } = await readSkills(this.init.workspace, this.profileIds, { parseCache: this.init.parseCache, token, progress: opts.progress });
+    const read = opts.parsed
+      ? { docs: opts.parsed.docs, failed: [...opts.parsed.failed], flush: async () => undefined }
+      : await readSkills(this.init.workspace, this.profileIds, { parseCache: this.init.parseCache, token, progress: opts.progress });
+    const { docs, failed, flush: flushParses } = read;
     if (this.init.parseOnly) return this.keepParsed(docs, failed, flushParses, t0);
     this.names = new SkillNames(docs);
     const seen = new Set<string>();
