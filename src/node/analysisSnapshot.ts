@@ -18,6 +18,7 @@ import type { AnalysisCache, SkillAnalysis } from '../core/index/caches';
 import type { Logger } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
 import { Checksum, KeyedCacheFile, readFrame, StaleCacheFile, writeFrame, type DataChecksum } from './cacheFile';
+import { SLICE_MS, yieldToLoop } from '../core/jobs/timeSliced';
 
 const MAGIC = Buffer.from('SRAN1\n');
 // 3: frequencies as bytes after the uint32 data, checked by CRC-32 where zlib has it.
@@ -134,8 +135,20 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
     return decoded;
   }
 
-  protected encode(): Buffer[] {
+  /**
+   * Encoded in steps of about SLICE_MS with the event loop let in between (a library's snapshot
+   * took ~0.2 s at once after a branch switch), over the entries as they were when it began.
+   */
+  protected async encode(): Promise<Buffer[]> {
     const F = FIELDS.length;
+    const items = [...this.map.values()];
+    const keys = [...this.map.keys()];
+    let start = performance.now();
+    const step = async () => {
+      if (performance.now() - start < SLICE_MS) return;
+      await yieldToLoop();
+      start = performance.now();
+    };
     const ids = new Map<string, number>();
     const terms: string[] = [];
     const id = (t: string) => {
@@ -153,7 +166,8 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
     const entries: [string, number, number, number, number][] = [];
     let words = 0;
     let pairs = 0;
-    for (const [key, { counts, feedback, profile }] of this.map) {
+    for (const [e, { counts, feedback, profile }] of items.entries()) {
+      const key = keys[e];
       const n = counts.terms.length;
       const wide = isWide(counts.tf);
       entries.push([key, n, feedback.length, profile ? profile.length : -1, wide]);
@@ -165,7 +179,8 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
     let at = 0;
     let atTf = 0;
     let e = 0;
-    for (const { counts, feedback, profile } of this.map.values()) {
+    for (const { counts, feedback, profile } of items) {
+      await step();
       const n = counts.terms.length;
       const wide = entries[e++][4];
       for (let f = 0; f < F; f++) data[at++] = counts.lengths[f] ?? 0;

@@ -32,7 +32,8 @@ export abstract class KeyedCacheFile<V> {
    * The file's bytes for the entries of `map`, as chunks written one after the other (joining
    * them first would hold the file twice; the analysis and parse snapshots are 30-45 MB).
    */
-  protected abstract encode(): Buffer[];
+  /** The file's bytes; may pause between steps (the caller's queue keeps others off the map meanwhile). */
+  protected abstract encode(): Buffer[] | Promise<Buffer[]>;
 
   get size(): number {
     return this.map.size;
@@ -82,7 +83,17 @@ export abstract class KeyedCacheFile<V> {
       }
     }
     if (!this.dirty) return;
-    const chunks = this.encode();
+    // Cleared before encoding: an entry set while the encoding pauses leaves the file dirty.
+    this.dirty = false;
+    try {
+      await this.write(await this.encode());
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    }
+  }
+
+  private async write(chunks: Buffer[]): Promise<void> {
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     const out = await fs.open(tmp, 'w');
@@ -94,7 +105,6 @@ export abstract class KeyedCacheFile<V> {
       await out.close();
     }
     await fs.rename(tmp, this.file);
-    this.dirty = false;
   }
 }
 

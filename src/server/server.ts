@@ -30,11 +30,13 @@ import {
   ReindexRequest,
   RouteRequest,
   isRouteView,
+  type IndexStatus,
   type InitializationOptions,
 } from '../shared/protocol';
 import { codeActions } from './codeActions';
 import { frontMatterCompletions, frontMatterHover } from './frontMatterHelp';
 import { errorMessage, ServerLogger } from './logger';
+import { LoopMonitor } from './loopMonitor';
 import { sanitiseSettings, type ServerSettings } from './settings';
 import { isSkillDocument, WorkspaceIndex, type IndexHost } from './workspaceIndex';
 
@@ -61,6 +63,8 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   const log = new ServerLogger(connection.console);
   const docsHref = diagnosticsDocs();
   let index: WorkspaceIndex | undefined;
+  const loop = new LoopMonitor();
+  const withLoop = (status: IndexStatus): IndexStatus => ({ ...status, timings: { ...status.timings, loopDelayMaxMs: loop.maxMs() } });
   let hasConfiguration = false;
   let canRegisterWatchers = false;
   let canRegisterConfiguration = false;
@@ -119,7 +123,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
           r.begin(title, 0, undefined, true);
           return r;
         }),
-        status: (status) => void connection.sendNotification(IndexStatusNotification, status),
+        status: (status) => void connection.sendNotification(IndexStatusNotification, withLoop(status)),
         href: (code) => `${docsHref}#${code}`,
         pairCacheStorage: (dir) => ({ read: () => readPairCache(dir, log), write: (cache) => writePairCache(dir, cache, log) }),
         log,
@@ -227,7 +231,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   });
   connection.onRequest(IndexStatusRequest, () => {
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');
-    return index.status();
+    return withLoop(index.status());
   });
   connection.onRequest(ListingRequest, () => {
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');
@@ -237,10 +241,11 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   connection.onRequest(ReindexRequest, async () => {
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');
     await index.reindex();
-    return index.status();
+    return withLoop(index.status());
   });
 
   connection.onShutdown(async () => {
+    loop.dispose();
     await index?.dispose().catch((err) => log.error(`shutdown: ${errorMessage(err)}`));
   });
 

@@ -185,6 +185,11 @@ export interface IndexStatus {
     lastUpdateMs: number | null;
     /** Last edit to published diagnostics, debounce included. */
     lastDiagnosticsMs: number | null;
+    /**
+     * The longest the server's event loop was held over about the last ten seconds, in ms: how
+     * long a request could wait to be read (the language server's own; absent elsewhere).
+     */
+    loopDelayMaxMs?: number;
   };
   lastError: string | null;
   /** Client profiles in effect (of the first folder). */

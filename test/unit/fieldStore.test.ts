@@ -127,6 +127,18 @@ describe('FileFieldStore (reranker fields by skill content)', () => {
     assert.notEqual(cache.storeKey('h2'), key);
   });
 
+  it('FieldCache.save with a budget hands the fields over a part at a time, all of them in the end', async () => {
+    const store = await FileFieldStore.open(dir, logger);
+    const cache = new FieldCache((t) => analyse(t), undefined, { fields: store, tag: 't' });
+    const docs = ['alpha', 'beta', 'gamma'].map((w, i) => ({ id: w, name: w, description: `${w} tables`, body: `# ${w}\n\nText.`, hash: `h${i}` }) as SkillDoc);
+    for (const d of docs) cache.get(d, splitPassages(d.body));
+    const rounds: number[] = [];
+    while (!cache.save(0)) rounds.push(docs.filter((d) => store.get(cache.storeKey(d.hash)!)).length);
+    assert.deepEqual(rounds, [1, 2], 'one skill a call with a zero budget');
+    for (const d of docs) assert.ok(store.get(cache.storeKey(d.hash)!), d.id);
+    assert.equal(cache.save(0), true, 'nothing left');
+  });
+
   it('through openLibrary: a route writes its candidates\' fields and a reopen routes the same from them', async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), 'sr-fields-lib-'));
     try {

@@ -63,4 +63,20 @@ describe('LexicalIndex storage', () => {
     assert.deepEqual(results(batch), results(one));
     assert.equal(batch.df('b0'), one.df('b0'));
   });
+
+  it('a sliced batch (term ids a slice at a time, pauses between steps) gives the same index, also when it replaces most of it', async () => {
+    const sync = new LexicalIndex();
+    const sliced = new LexicalIndex();
+    let pauses = 0;
+    const pause = async () => void pauses++;
+    for (const ix of [sync, sliced]) ix.upsertManyCounts(many(100));
+    // A branch switch: 70 of the 100 replaced (a compaction first), and 30 new ones.
+    const next = [...many(70).map(([k], i): [string, ReturnType<typeof countTerms>] => [k, many(1, 500 + i)[0][1]]), ...many(30, 300)];
+    sync.upsertManyCounts(next);
+    await sliced.upsertManyCountsSliced(next, { sliceMs: 0, pause });
+    assert.deepEqual(results(sliced), results(sync));
+    assert.equal(sliced.size, sync.size);
+    assert.equal(sliced.df('b1'), sync.df('b1'));
+    assert.ok(pauses >= next.length, `with a zero budget it pauses after every skill's ids (${pauses})`);
+  });
 });

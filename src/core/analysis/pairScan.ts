@@ -17,6 +17,7 @@
 import { contentHash } from '../text/hash';
 import type { SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
+import { SLICE_MS } from '../jobs/timeSliced';
 import { closeTo, direction, judgeCompetition, KEPT, partnersOf, SMALL_POOL, verifiedRequests } from './competition';
 import type { SkillProfiles } from './conflicts';
 import { CopyIndex, textSignature } from './copies';
@@ -39,12 +40,12 @@ const MAX_PARTNERS = 3;
  * route of every probe and every pair's partners does not fit a minute).
  */
 const SMALL_LIBRARY = 300;
-/** Probes routed between two chances for other work (the server's queue) to run. */
-const SLICE = 6;
-/** Probes screened by words alone between two such chances. */
-const SCREEN_SLICE = 60;
-/** Skills whose text work (copy signature, template keys, probes) one slice of a library scan does (~50 ms). */
-const PREPARE_SLICE = 100;
+/*
+ * A slice of a scan (routing probes, screening them, preparing skills' texts) runs about SLICE_MS
+ * before other work (the server's queue, its messages) gets a turn. By time, not by count: a probe
+ * routed words-only over skills whose fields are not analysed yet (after a branch switch) takes up
+ * to ~100 ms, and six of them a slice held the server's loop for 0.3-0.9 s.
+ */
 /** How deep the screen reads: a pair whose probes meet in these places is routed in full. */
 const SCREEN_TOP = 2;
 /** A sentence or heading in this many skills is template text, not a probe. */
@@ -139,10 +140,15 @@ class Scan {
       this.templateKeysOf(d);
     });
     const copies = await this.schedule(async () => this.copies());
-    await this.inSlices(docs, (d) => this.probesOf(d));
+    await this.inSlices(docs, (d) => void this.probesOf(d));
     const copied = new Set(copies.map((p) => `${p.a}\n${p.b}`));
     const kept = docs.length <= SMALL_LIBRARY ? await this.routeAll(docs, copied) : await this.screenThenRoute(docs, copied);
-    const found = [...copies, ...kept.flatMap(([x, y]) => this.judge(x, y) ?? [])].sort(byPair);
+    const judged: PairFinding[] = [];
+    await this.inSlices(kept, ([x, y]) => {
+      const f = this.judge(x, y);
+      if (f) judged.push(f);
+    });
+    const found = [...copies, ...judged].sort(byPair);
     // Routed without the encoder it names, the result is not the key's: the next scan routes again.
     if (!this.degraded) this.cache.setResult(this.key, found);
     this.cache.pruneSignatures(new Set(docs.map((d) => d.hash)));
@@ -226,11 +232,23 @@ class Scan {
     return this.run.schedule ? this.run.schedule(work) : work();
   }
 
-  /** `each` over `items`, PREPARE_SLICE at a time, each slice scheduled on its own. */
-  private async inSlices<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
-    for (let i = 0; i < items.length; i += PREPARE_SLICE) {
+  /**
+   * `each` over `items` in slices of about SLICE_MS, each slice scheduled on its own (at least one
+   * item a slice); `after` runs after each slice with the count done.
+   */
+  private async inSlices<T>(items: readonly T[], each: (item: T) => void | Promise<void>, after?: (done: number) => void): Promise<void> {
+    for (let i = 0; i < items.length; ) {
       throwIfCancelled(this.run.token);
-      await this.schedule(async () => items.slice(i, i + PREPARE_SLICE).forEach(each));
+      i = await this.schedule(async () => {
+        const t0 = performance.now();
+        let j = i;
+        do {
+          const pending = each(items[j++]);
+          if (pending) await pending;
+        } while (j < items.length && performance.now() - t0 < SLICE_MS);
+        return j;
+      });
+      after?.(i);
     }
   }
 
@@ -316,26 +334,23 @@ class Scan {
     this.screens = jobs.length;
     // Until the screen tells, assume every skill's first probes get routed.
     this.total = jobs.length;
-    for (let i = 0; i < jobs.length; i += SCREEN_SLICE) {
-      throwIfCancelled(this.run.token);
-      await this.schedule(async () => {
-        for (const [doc, probe] of jobs.slice(i, i + SCREEN_SLICE)) {
-          const scores = this.wordScores(probe.query);
-          const scope = scopeOf(doc.id, this.opts.acrossFolders);
-          const top: [string, number][] = [];
-          for (const [id, score] of scores) {
-            if (id === doc.id || (scope && scopeOf(id, false) !== scope)) continue;
-            if (top.length < SCREEN_TOP) top.push([id, score]);
-            else if (score > top[top.length - 1][1]) top[top.length - 1] = [id, score];
-            else continue;
-            top.sort((a, b) => b[1] - a[1]);
-          }
-          for (const [id] of top) out.get(doc.id)!.add(id);
-        }
-      });
-      this.screened = Math.min(i + SCREEN_SLICE, jobs.length);
+    const screenOne = ([doc, probe]: (typeof jobs)[number]) => {
+      const scores = this.wordScores(probe.query);
+      const scope = scopeOf(doc.id, this.opts.acrossFolders);
+      const top: [string, number][] = [];
+      for (const [id, score] of scores) {
+        if (id === doc.id || (scope && scopeOf(id, false) !== scope)) continue;
+        if (top.length < SCREEN_TOP) top.push([id, score]);
+        else if (score > top[top.length - 1][1]) top[top.length - 1] = [id, score];
+        else continue;
+        top.sort((a, b) => b[1] - a[1]);
+      }
+      for (const [id] of top) out.get(doc.id)!.add(id);
+    };
+    await this.inSlices(jobs, screenOne, (done) => {
+      this.screened = done;
       this.report();
-    }
+    });
     return out;
   }
 
@@ -361,42 +376,39 @@ class Scan {
   private async route(work: readonly (readonly [SkillDoc, readonly Probe[]])[]): Promise<void> {
     const jobs = work.flatMap(([doc, probes]) => probes.filter((p) => !this.rankingOf(doc, p)).map((p) => [doc, p] as const));
     this.routed += work.reduce((n, [, probes]) => n + probes.length, 0) - jobs.length;
-    for (let i = 0; i < jobs.length; i += SLICE) {
-      throwIfCancelled(this.run.token);
-      await this.schedule(async () => {
-        for (const [doc, probe] of jobs.slice(i, i + SLICE)) {
-          throwIfCancelled(this.run.token);
-          // The reranked order, before set selection moves a redundant partner out of the leading places.
-          const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
-          if (this.input.pipeline.identity.encoder !== null && isDisabled(ranking.dense)) this.degraded = true;
-          const scope = scopeOf(doc.id, this.opts.acrossFolders);
-          const ids: string[] = [];
-          const close: boolean[] = [];
-          const self = ranking.candidates.find((c) => c.id === doc.id);
-          const pool = ranking.candidates.length;
-          // A small pool without an encoder is judged on the raw word scores (see closeTo).
-          const words = pool < SMALL_POOL && self?.dense === null ? this.wordScores(probe.query) : undefined;
-          for (const c of ranking.candidates) {
-            if (scope && scopeOf(c.id, false) !== scope) continue;
-            ids.push(c.id);
-            close.push(c.id === doc.id || closeTo(self, c, pool, words));
-            if (ids.length >= KEPT) break;
-          }
-          const routed: ScopedRanking = {
-            query: probe.query,
-            source: probe.source,
-            for: doc.id,
-            ids,
-            close,
-            ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
-          };
-          this.rankings.set(this.probeKey(doc, probe), routed);
-          this.cache.setRanking(this.key, this.probeKey(doc, probe), routed);
-          this.routed++;
-        }
-      });
-      this.report();
+    await this.inSlices(jobs, (job) => this.routeOne(...job), () => this.report());
+  }
+
+  /** Routes one probe of `doc` and keeps its ranking within the skill's scope. */
+  private async routeOne(doc: SkillDoc, probe: Probe): Promise<void> {
+    throwIfCancelled(this.run.token);
+    // The reranked order, before set selection moves a redundant partner out of the leading places.
+    const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
+    if (this.input.pipeline.identity.encoder !== null && isDisabled(ranking.dense)) this.degraded = true;
+    const scope = scopeOf(doc.id, this.opts.acrossFolders);
+    const ids: string[] = [];
+    const close: boolean[] = [];
+    const self = ranking.candidates.find((c) => c.id === doc.id);
+    const pool = ranking.candidates.length;
+    // A small pool without an encoder is judged on the raw word scores (see closeTo).
+    const words = pool < SMALL_POOL && self?.dense === null ? this.wordScores(probe.query) : undefined;
+    for (const c of ranking.candidates) {
+      if (scope && scopeOf(c.id, false) !== scope) continue;
+      ids.push(c.id);
+      close.push(c.id === doc.id || closeTo(self, c, pool, words));
+      if (ids.length >= KEPT) break;
     }
+    const routed: ScopedRanking = {
+      query: probe.query,
+      source: probe.source,
+      for: doc.id,
+      ids,
+      close,
+      ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
+    };
+    this.rankings.set(this.probeKey(doc, probe), routed);
+    this.cache.setRanking(this.key, this.probeKey(doc, probe), routed);
+    this.routed++;
   }
 
   /** The finding of one pair, or null. */

@@ -164,16 +164,50 @@ export class LexicalIndex {
    * are rebuilt once, at their final size. Same index as one by one.
    */
   upsertManyCounts(batch: readonly (readonly [string, TermCounts])[]): void {
-    if (batch.length < BATCH_REBUILD_MIN || new Set(batch.map(([key]) => key)).size !== batch.length) {
+    if (!this.rebuildsFor(batch)) {
       for (const [key, counts] of batch) this.upsertCounts(key, counts); // the last one wins
       return;
     }
     // Removed without compacting one by one (a branch switch replaces most of a library: each
     // compaction is a rebuild), then compacted once, then rebuilt with the batch.
+    this.removeForBatch(batch);
+    this.rebuild(batch);
+  }
+
+  /**
+   * `upsertManyCounts` with `pause()` awaited between steps of about `sliceMs` (a branch switch's
+   * 2,000 skills held the language server's loop ~0.4 s in one step): the batch's term ids are
+   * assigned a slice at a time, then the removal's compaction and the rebuild run, each as one
+   * step. Only the caller's queue may touch the index until it resolves; the same index results.
+   */
+  async upsertManyCountsSliced(batch: readonly (readonly [string, TermCounts])[], opts: { sliceMs: number; pause: () => Promise<void> }): Promise<void> {
+    if (!this.rebuildsFor(batch)) return this.upsertManyCounts(batch);
+    await opts.pause();
+    this.removeForBatch(batch);
+    await opts.pause();
+    const tables = new Map<readonly string[], Int32Array>();
+    const ids: Uint32Array[] = [];
+    let start = performance.now();
+    for (const [, counts] of batch) {
+      ids.push(this.idsOf(counts, tables));
+      if (performance.now() - start < opts.sliceMs) continue;
+      await opts.pause();
+      start = performance.now();
+    }
+    await opts.pause();
+    this.rebuild(batch, undefined, ids);
+  }
+
+  /** Whether `batch` is rebuilt in one go (large, each key once) rather than upserted one by one. */
+  private rebuildsFor(batch: readonly (readonly [string, TermCounts])[]): boolean {
+    return batch.length >= BATCH_REBUILD_MIN && new Set(batch.map(([key]) => key)).size === batch.length;
+  }
+
+  /** The batch's keys out of the live documents, compacted once when many are dead. */
+  private removeForBatch(batch: readonly (readonly [string, TermCounts])[]): void {
     for (const [key] of batch) this.markRemoved(key);
     if (this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
     this.forgetDf();
-    this.rebuild(batch);
   }
 
   private idOf(term: string): number {
@@ -200,11 +234,12 @@ export class LexicalIndex {
   /**
    * Writes every posting into fresh blocks: per term its block entries, then its tail, then the
    * entries of `batch` in order (the order appending one by one gives). With `remap`, slots map
-   * to new slots and those mapped to -1 are dropped, with the terms left without entries.
+   * to new slots and those mapped to -1 are dropped, with the terms left without entries. `ids`:
+   * the batch's term ids, when assigned already (`upsertManyCountsSliced`).
    */
-  private rebuild(batch: readonly (readonly [string, TermCounts])[], remap?: Int32Array): void {
+  private rebuild(batch: readonly (readonly [string, TermCounts])[], remap?: Int32Array, ids?: readonly Uint32Array[]): void {
     const tables = new Map<readonly string[], Int32Array>();
-    const batchIds = batch.map(([, counts]) => this.idsOf(counts, tables));
+    const batchIds = ids ?? batch.map(([, counts]) => this.idsOf(counts, tables));
     const T = this.termIds.size;
     const count = new Uint32Array(T);
     const wide = new Uint8Array(T);

@@ -8,7 +8,7 @@ import { throwIfCancelled, type CancelToken } from '../types';
 
 /** How a time-sliced job runs; every field is optional. */
 export interface TimeSlicedOptions {
-  /** Work per slice before others get a turn, in ms (default 50). */
+  /** Work per slice before others get a turn, in ms (default SLICE_MS). */
   sliceMs?: number;
   /**
    * False once a newer run (a newer index, an edit) supersedes this one: the job stops quietly.
@@ -30,6 +30,9 @@ export interface TimeSlicedOptions {
   now?: () => number;
 }
 
+/** Work per slice before others get a turn, in ms: what every sliced job of the engine uses by default. */
+export const SLICE_MS = 50;
+
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Lets requests and I/O in between two long steps of one job (a zero-delay timer). */
@@ -46,7 +49,7 @@ export async function runTimeSliced<T>(
   step: (item: T, index: number) => void,
   opts: TimeSlicedOptions = {},
 ): Promise<boolean> {
-  const { sliceMs = 50, live = () => true, token, runSlice = (slice) => slice(), progress, yieldToOthers = macrotask } = opts;
+  const { sliceMs = SLICE_MS, live = () => true, token, runSlice = (slice) => slice(), progress, yieldToOthers = macrotask } = opts;
   const now = opts.now ?? (() => performance.now());
   let i = 0;
   while (i < items.length && live()) {

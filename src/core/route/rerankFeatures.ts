@@ -81,12 +81,19 @@ export class FieldCache {
     return fields;
   }
 
-  /** Hands the fields analysed since the last call to the store (analysing what was not read yet). */
-  save(): void {
+  /**
+   * Hands the fields analysed since the last call to the store; with `budgetMs`, stops after about
+   * that long (a pass over a whole library analyses thousands: ~0.5 s to hand over at once) and
+   * returns false while some are left.
+   */
+  save(budgetMs = Infinity): boolean {
+    const start = performance.now();
     for (const [key, f] of this.unsaved) {
       this.store?.fields.set(key, { name: [...f.name], description: [...f.description], headings: [...f.headings], body: [...f.body], passages: f.passages.map((p) => [...p]) });
+      this.unsaved.delete(key);
+      if (performance.now() - start >= budgetMs) break;
     }
-    this.unsaved.clear();
+    return this.unsaved.size === 0;
   }
 
   private restored(doc: SkillDoc, kept: StoredFields): SkillFields {

@@ -12,7 +12,7 @@ import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
 import { ANALYSIS_VERSION, analysisFingerprint, type AnalysisCache, type FieldStore, type ParseCache, type ReferenceCache } from '../index/caches';
 import { readSkills } from '../index/readSkills';
-import { runTimeSliced, yieldToLoop } from '../jobs/timeSliced';
+import { runTimeSliced, SLICE_MS, yieldToLoop } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import { LISTING_RULES, simulateListing, type ClientListing, type ListingClient, type ListingOptions, type ProfileId } from '../profiles';
@@ -495,9 +495,7 @@ class Engine implements RoutingEngine {
   private async upsertLexicalInSlices(docs: readonly SkillDoc[], token?: CancelToken): Promise<void> {
     const batch: [string, TermCounts][] = [];
     await runTimeSliced(docs, (doc) => this.analyseOne(doc, batch), { token });
-    // The rebuild and the snapshot's encoding after it are long single steps: requests go first.
-    await yieldToLoop();
-    this.lexical.upsertManyCounts(batch);
+    await this.lexical.upsertManyCountsSliced(batch, { sliceMs: SLICE_MS, pause: yieldToLoop });
   }
 
   /** Analyses skills (or takes their analyses from the snapshot) and indexes their terms. */
@@ -550,7 +548,7 @@ class Engine implements RoutingEngine {
   private async flushFields(): Promise<void> {
     const store = this.init.fieldStore;
     if (!store) return;
-    this.fieldCache.save();
+    while (!this.fieldCache.save(SLICE_MS)) await yieldToLoop();
     const keep = new Set([...this.entries.values()].map((e) => this.fieldCache.storeKey(e.routingHash)!));
     await store.flush(keep).catch((err) => this.log.warn(`could not write the field cache: ${err instanceof Error ? err.message : err}`));
   }
