@@ -17,7 +17,7 @@ import { SILENT_LOGGER, type ProgressSink, type SkillDoc } from '../core/types';
 import { loadBackground } from '../node/backgroundFile';
 import { packageRoot } from '../node/library';
 import { reachCacheKey, ReachCache } from '../node/reachCache';
-import { NODE_FILE_ACCESS } from './check/config';
+import { SYNC_FILE_ACCESS } from './check/config';
 import { parseTriggerEvals, type RoutingTest } from './check/routingTests';
 import { readText } from './io';
 
@@ -49,7 +49,7 @@ export function requestsFromQueries(queries: readonly EvalQuery[], skills: reado
 export async function triggerEvalRequests(skills: readonly SkillDoc[], root: string, show: (file: string) => string): Promise<RoutingTest[]> {
   const out: RoutingTest[] = [];
   for (const doc of skills) {
-    const file = await firstExisting(path.dirname(path.resolve(root, doc.path)), EVALS_FILE_NAMES, NODE_FILE_ACCESS);
+    const file = await firstExisting(path.dirname(path.resolve(root, doc.path)), EVALS_FILE_NAMES, SYNC_FILE_ACCESS);
     if (!file) continue;
     out.push(...parseTriggerEvals(await readText(file, 'evals file'), show(file), doc.id).tests.filter((t) => t.expect.length));
   }
