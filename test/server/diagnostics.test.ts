@@ -95,6 +95,7 @@ describe('server: near-duplicates across an edit (duplicates workspace)', functi
     await c.diagnosticsOf(file('csv-cleaner'), (d) => d.length === 0, 'the twin of a deleted folder is clean');
     const status = await c.conn.sendRequest(IndexStatusRequest);
     assert.equal(status.skills, 3);
+    assert.equal(typeof status.timings.loopDelayMaxMs, 'number', 'the server reports its event loop\'s longest hold');
   });
 });
 
