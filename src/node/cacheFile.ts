@@ -74,6 +74,23 @@ export abstract class KeyedCacheFile<V> {
     }
   }
 
+  /**
+   * Replaces the entries with the file's, read back, when they are as written (nothing set since
+   * the last write) and the file decodes: a reopen's form of them, which for some files takes
+   * much less memory than the values they were written from. Otherwise keeps them as they are.
+   */
+  async reread(): Promise<void> {
+    if (this.dirty) return;
+    try {
+      const entries = [...this.decode(await fs.readFile(this.file))];
+      if (this.dirty) return; // set while the file was read
+      this.map.clear();
+      for (const [key, value] of entries) this.map.set(key, value);
+    } catch (err) {
+      this.log.debug(`${this.what} ${this.file} not read back (${(err as Error).message}); its entries stay as they are`);
+    }
+  }
+
   /** Keeps only the entries in `keep`, then writes the file if anything changed. */
   async flush(keep: Set<string>): Promise<void> {
     for (const key of [...this.map.keys()]) {

@@ -111,6 +111,27 @@ describe('FileAnalysisCache', () => {
     assert.deepEqual(warnings, []);
   });
 
+  it('compact() reads back what was written (the same analyses, the snapshot\'s objects) and keeps entries set since', async () => {
+    const c = await FileAnalysisCache.open(dir, logger);
+    const a = analysis(['pdf', 'extract'], ['tabl', 'pdf', 'tabl']);
+    c.set('a', a);
+    await c.flush(new Set(['a']));
+    await c.compact();
+    assert.notEqual(c.get('a'), a, 'replaced by the decoded form');
+    assert.deepEqual(plain(c.get('a')), plain(a));
+    const b = analysis(['csv'], ['row']);
+    c.set('b', b);
+    await c.compact();
+    assert.equal(c.get('b'), b, 'not written yet: nothing is read back');
+    assert.deepEqual(plain(c.get('a')), plain(a));
+    truncateSync(path.join(dir, ANALYSIS_FILE), 20);
+    await c.flush(new Set(['a', 'b']));
+    writeFileSync(path.join(dir, ANALYSIS_FILE), 'damaged after the write');
+    await c.compact();
+    assert.equal(c.get('b'), b, 'a file that does not decode leaves the entries as they are');
+    assert.equal(c.size, 2);
+  });
+
   it('keeps term frequencies over 255 exactly (they are held in one byte otherwise)', async () => {
     const c = await FileAnalysisCache.open(dir, logger);
     const long = analysis(['log'], [...Array.from({ length: 300 }, () => 'line'), ...Array.from({ length: 70_000 }, () => 'byte'), 'pdf']);

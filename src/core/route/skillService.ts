@@ -112,6 +112,9 @@ export interface RoutingEngine extends LiveSkillService {
   listingPipeline(client: ListingClient, token?: CancelToken, opts?: ListingOptions): Promise<RoutingPipeline>;
 }
 
+/** Fresh analyses from which an index reads its snapshot back compact (a cold index, a branch switch). */
+const COMPACT_AFTER = 500;
+
 /** Creates the engine over injected capabilities. */
 export function createSkillService(init: SkillServiceInit): RoutingEngine {
   return new Engine(init);
@@ -136,6 +139,7 @@ class Engine implements RoutingEngine {
   private compat: { docs: readonly SkillDoc[]; profiles: SkillProfiles } | null = null;
   /** Analysed profile texts of the last profile build (analyse output is never mutated). */
   private profileTerms = new Map<string, string[]>();
+  private fresh = 0; // skills analysed (not read from the snapshot) since the last compaction
   private readonly fieldCache: FieldCache;
   /** The skills' vectors (null without an embedder). */
   private readonly vectors: SkillVectors | null = null;
@@ -386,6 +390,7 @@ class Engine implements RoutingEngine {
     this.resort();
     await yieldToLoop();
     await this.flushAnalyses();
+    if (this.fresh >= COMPACT_AFTER) await this.compactAnalyses();
     await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
     await this.vectors?.finish(this.sorted, opts.progress);
     const stats: IndexStats = {
@@ -522,6 +527,7 @@ class Engine implements RoutingEngine {
         profile: analyse(profileText(doc), { segmenter: this.init.segmenter }),
       };
       cache?.set(key, analysis);
+      this.fresh++;
     }
     this.entries.set(doc.id, entry(analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
     // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
@@ -535,6 +541,18 @@ class Engine implements RoutingEngine {
     // two folders analyses differently. The lines naming other skills are not analysed.
     const named = mentions.length ? `:${contentHash(mentions.join(','))}` : '';
     return `${doc.hash}:${contentHash(doc.name)}${named}:${this.analysisTag}`;
+  }
+
+  /** A cold index's analyses, as written, read back compact (the conflict profiles' terms too). */
+  private async compactAnalyses(): Promise<void> {
+    const cache = this.init.analysisCache;
+    this.fresh = 0;
+    if (!cache?.compact) return;
+    await cache.compact();
+    for (const e of this.entries.values()) {
+      const profile = cache.get(this.analysisKey(e.doc, e.mentions))?.profile;
+      if (profile) this.profileTerms.set(profileText(e.doc), profile);
+    }
   }
 
   private async flushAnalyses(): Promise<void> {
