@@ -10,7 +10,7 @@
  * (near-duplicates and conflicts rescanned for that skill, twins re-published). Both are timed
  * from the edit; every edit starts on an idle server.
  *
- *   node esbuild.mjs --bench && node out/bench/lsp.js [--library DIR] [--edits 60] [--no-model] [--cache DIR] [--cpu-prof DIR] [--out FILE]
+ *   node esbuild.mjs --bench && node out/bench/lsp.js [--library DIR] [--edits 60] [--no-model] [--cache DIR] [--cpu-prof DIR] [--out FILE] [--queries FILE.jsonl]
  *
  * The index cache lives in --cache (default: <tmp>/skill-router-bench-lsp), so only the first run
  * pays for embedding the library.
@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexStatusRequest } from '../src/shared/protocol';
+import { IndexStatusRequest, RouteRequest } from '../src/shared/protocol';
 import { TestClient } from '../test/server/lspClient';
 import { processMemory } from './skillTree';
 
@@ -33,6 +33,8 @@ const { values } = parseArgs({
     /** Writes a V8 CPU profile of the server to this folder. */
     'cpu-prof': { type: 'string' },
     out: { type: 'string', default: 'bench/results/lsp.json' },
+    /** A .jsonl of requests ({"query"}) to time `skillRouter/route` with after the edits. */
+    queries: { type: 'string' },
   },
 });
 
@@ -178,6 +180,20 @@ async function main() {
   }
 
   for (const p of picked) await c.close(p.file);
+
+  // `skillRouter/route` round trips with the library idle: the labelled dev requests, one at a time.
+  const queries = values.queries
+    ? readFileSync(values.queries, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { query: string }).query).slice(0, 200)
+    : [];
+  const routeMs: number[] = [];
+  for (const query of queries) {
+    const start = now();
+    await c.conn.sendRequest(RouteRequest, { query, k: 10 });
+    routeMs.push(now() - start);
+  }
+  const route = routeMs.length ? { n: routeMs.length, p50: Math.round(pct(routeMs, 50)), p95: Math.round(pct(routeMs, 95)) } : null;
+  if (route) console.error(`route: ${route.n} requests, p50 ${route.p50} ms, p95 ${route.p95} ms`);
+
   const memory = processMemory(c.proc.pid);
   const code = await c.stop();
 
@@ -195,6 +211,8 @@ async function main() {
     publishedMs,
     serverRssMb: { indexReady: memoryIndexReady?.rssMb ?? null, ready: memoryReady?.rssMb ?? null, end: memory?.rssMb ?? null, peak: memory?.peakRssMb ?? null },
     rows,
+    /** `skillRouter/route` round trips over the --queries requests (top 10, reranked), the library idle. */
+    route,
     serverExit: code,
   };
   mkdirSync(path.dirname(values.out!), { recursive: true });
