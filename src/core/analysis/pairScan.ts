@@ -114,6 +114,8 @@ class Scan {
   private key = '';
   /** Whether a probe was routed without the router's encoder (it failed on the request). */
   private degraded = false;
+  /** What orders the rankings, taken once (the key, and each probe's check that the encoder ran). */
+  private readonly router: RouterIdentity;
   private routed = 0;
   private total = 0;
   /** Screened probes, done and in all, counted a tenth of a routed one each (what they cost). */
@@ -127,6 +129,7 @@ class Scan {
     private readonly run: PairScanRun,
   ) {
     this.byId = new Map(input.docs.map((d) => [d.id, d]));
+    this.router = input.pipeline.identity;
   }
 
   async library(): Promise<PairFinding[]> {
@@ -254,7 +257,7 @@ class Scan {
 
   /** This scan's cache key (see `pairLibraryKey`). */
   private libraryKey(): string {
-    return pairLibraryKey(this.input.docs, this.input.pipeline.identity, this.opts, this.run.authored);
+    return pairLibraryKey(this.input.docs, this.router, this.opts, this.run.authored);
   }
 
   private copyIndex: CopyIndex | null = null;
@@ -384,7 +387,7 @@ class Scan {
     throwIfCancelled(this.run.token);
     // The reranked order, before set selection moves a redundant partner out of the leading places.
     const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
-    if (this.input.pipeline.identity.encoder !== null && isDisabled(ranking.dense)) this.degraded = true;
+    if (this.router.encoder !== null && isDisabled(ranking.dense)) this.degraded = true;
     const scope = scopeOf(doc.id, this.opts.acrossFolders);
     const ids: string[] = [];
     const close: boolean[] = [];
