@@ -10,7 +10,7 @@
  * (near-duplicates and conflicts rescanned for that skill, twins re-published). Both are timed
  * from the edit; every edit starts on an idle server.
  *
- *   node esbuild.mjs --bench && node out/bench/lsp.js [--library DIR] [--edits 60] [--no-model] [--cache DIR] [--cpu-prof DIR] [--out FILE] [--queries FILE.jsonl]
+ *   node esbuild.mjs --bench && node out/bench/lsp.js [--library DIR] [--edits 60] [--no-model] [--cache DIR] [--cpu-prof DIR] [--out FILE] [--queries FILE.jsonl] [--until index] [--node-args "--flag ..."]
  *
  * The index cache lives in --cache (default: <tmp>/skill-router-bench-lsp), so only the first run
  * pays for embedding the library.
@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexStatusRequest, RouteRequest } from '../src/shared/protocol';
+import { IndexStatusRequest, RouteRequest, type IndexStatus } from '../src/shared/protocol';
 import { TestClient } from '../test/server/lspClient';
 import { processMemory } from './skillTree';
 
@@ -32,9 +32,13 @@ const { values } = parseArgs({
     cache: { type: 'string', default: path.join(tmpdir(), 'skill-router-bench-lsp') },
     /** Writes a V8 CPU profile of the server to this folder. */
     'cpu-prof': { type: 'string' },
+    /** More node flags for the server, after the extension's own (to compare V8 settings). */
+    'node-args': { type: 'string' },
     out: { type: 'string', default: 'bench/results/lsp.json' },
     /** A .jsonl of requests ({"query"}) to time `skillRouter/route` with after the edits. */
     queries: { type: 'string' },
+    /** `index`: stop once the index is ready (memory and time to it only; no checks, no edits). */
+    until: { type: 'string' },
   },
 });
 
@@ -43,6 +47,8 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 const now = () => performance.now();
+const describeMemory = (m: IndexStatus['memory'] | null) =>
+  m ? `RSS ${m.rssMb} MB: heap ${m.heapUsedMb} of ${m.heapTotalMb} MB, buffers ${m.externalMb} MB, native ${m.rssMb - m.heapTotalMb - m.externalMb} MB` : 'memory not reported';
 const loadNow = () => loadavg().map((x) => Number(x.toFixed(2)));
 
 interface Row {
@@ -66,7 +72,7 @@ async function main() {
   const model = !values['no-model'];
   const loadBefore = loadNow();
   let t = now();
-  const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
+  const nodeArgs = [...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : []), ...(values['node-args']?.split(/\s+/).filter(Boolean) ?? [])];
   const c = await TestClient.start({ folders: [library], init: { cacheDir: values.cache, model: { enabled: model } }, debounceMs: 'default', nodeArgs });
   // Ready: the index is done and requests are routed; the cross-skill checks follow (they are
   // done when the status no longer shows them).
@@ -76,7 +82,20 @@ async function main() {
   }, 'the index', 30 * 60_000);
   const indexReadyMs = now() - t;
   const memoryIndexReady = processMemory(c.proc.pid);
-  console.error(`index ready in ${(indexReadyMs / 1000).toFixed(1)} s, RSS ${memoryIndexReady?.rssMb ?? '?'} MB`);
+  const heapIndexReady = (await c.conn.sendRequest(IndexStatusRequest)).memory ?? null;
+  console.error(`index ready in ${(indexReadyMs / 1000).toFixed(1)} s, RSS ${memoryIndexReady?.rssMb ?? '?'} MB (${describeMemory(heapIndexReady)})`);
+  if (values.until === 'index') {
+    // The memory a few seconds on, the checks paused by nothing: what V8 gives back by itself.
+    await new Promise((r) => setTimeout(r, 10_000));
+    const later = (await c.conn.sendRequest(IndexStatusRequest)).memory ?? null;
+    console.error(`10 s later: ${describeMemory(later)}`);
+    const code = await c.stop();
+    const out = { load: { before: loadBefore, after: loadNow() }, library, indexReadyMs, serverRssMb: { indexReady: memoryIndexReady?.rssMb ?? null }, memory: { indexReady: heapIndexReady, tenSecondsLater: later }, serverExit: code };
+    mkdirSync(path.dirname(values.out!), { recursive: true });
+    writeFileSync(values.out!, `${JSON.stringify(out, null, 2)}\n`);
+    console.log(`Index ready in ${(indexReadyMs / 1000).toFixed(1)} s; server ${describeMemory(heapIndexReady)}; 10 s later ${describeMemory(later)}. Load before ${loadBefore.join(' ')}.`);
+    return;
+  }
   const status = await c.ready(30 * 60_000);
   const readyMs = now() - t;
   // The first publish of every skill follows the index; wait for it to finish.
@@ -84,6 +103,7 @@ async function main() {
   await c.waitFor(() => c.diagnostics.size >= skills, 'the first full publish', 10 * 60_000);
   const publishedMs = now() - t;
   const memoryReady = processMemory(c.proc.pid);
+  const heapReady = (await c.conn.sendRequest(IndexStatusRequest)).memory ?? null;
   console.error(`ready: ${status.skills} skills (${status.folders[0].cached} cached, ${status.folders[0].embedded} embedded) in ${(readyMs / 1000).toFixed(1)} s; all published at ${(publishedMs / 1000).toFixed(1)} s; model ${status.model ?? status.semanticDisabled}`);
 
   // Skills to edit: spread over the library, with a front-matter description on one line.
@@ -210,6 +230,8 @@ async function main() {
     readyMs,
     publishedMs,
     serverRssMb: { indexReady: memoryIndexReady?.rssMb ?? null, ready: memoryReady?.rssMb ?? null, end: memory?.rssMb ?? null, peak: memory?.peakRssMb ?? null },
+    /** The server's own account (`IndexStatus.memory`) at index ready and with the checks done. */
+    memory: { indexReady: heapIndexReady, ready: heapReady },
     rows,
     /** `skillRouter/route` round trips over the --queries requests (top 10, reranked), the library idle. */
     route,

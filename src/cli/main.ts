@@ -4,7 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { version } from '../../package.json';
+import { HEAP_GROWING_FLAG } from '../shared/serverProcess';
 import type { RouteResult } from '../core/service';
 import type { Finding } from '../core/types';
 import { describeRouter, openLibrary } from '../node/library';
@@ -255,6 +257,7 @@ async function runValidate(args: string[], io: CliIo, deps: Deps): Promise<numbe
  * (how MCP clients and hooks start the bundled CLI without a global install).
  */
 export function runAsProcess(): void {
+  setFlagsFromString(HEAP_GROWING_FLAG);
   main({
     argv: process.argv.slice(2),
     cwd: process.cwd(),

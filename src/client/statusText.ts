@@ -101,7 +101,13 @@ export function statusTooltip(s: IndexStatus): string {
     t.indexMs !== null ? `index ${n(t.indexMs)} ms` : '',
     t.lastDiagnosticsMs !== null ? `last check ${n(t.lastDiagnosticsMs)} ms after the edit` : '',
   ].filter(Boolean);
-  const about = [modelLine(s), `Profiles: ${s.profiles.join(', ')}`, ...(timing.length ? [`Timings: ${timing.join(', ')}`] : [])];
+  const m = s.memory;
+  const about = [
+    modelLine(s),
+    `Profiles: ${s.profiles.join(', ')}`,
+    ...(timing.length ? [`Timings: ${timing.join(', ')}`] : []),
+    ...(m ? [`Server memory: ${n(m.rssMb)} MB (JavaScript heap ${n(m.heapUsedMb)} MB, buffers ${n(m.externalMb)} MB)`] : []),
+  ];
   sections.push(about, budget);
   if (s.lastError) sections.push([`Last error: ${s.lastError}`]);
   sections.push(['Click to test a request against the skills.']);

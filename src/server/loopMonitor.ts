@@ -5,6 +5,7 @@
  * stall shows apart from a slow client or a full pipe (bench/branchSwitch.ts reads it).
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import type { IndexStatus } from '../shared/protocol';
 
 const WINDOW_MS = 1000;
 const WINDOWS = 10;
@@ -39,4 +40,11 @@ export class LoopMonitor {
   private current(): number {
     return this.histogram.count ? this.histogram.max / 1e6 : 0;
   }
+}
+
+/** This process's memory for the index status (`IndexStatus.memory`), in whole MB. */
+export function memoryNow(): NonNullable<IndexStatus['memory']> {
+  const m = process.memoryUsage();
+  const mb = (x: number) => Math.round(x / 2 ** 20);
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external) };
 }

@@ -2,7 +2,9 @@
  * Entry of the Skill Router language server: `node dist/server.js --stdio` (or `--node-ipc`,
  * `--socket=<port>`, `--pipe=<name>`, as vscode-languageserver reads them).
  */
+import { setFlagsFromString } from 'node:v8';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { HEAP_GROWING_FLAG } from '../shared/serverProcess';
 import { SERVER_VERSION, startServer } from './server';
 
 const TRANSPORTS = ['--stdio', '--node-ipc', '--socket', '--pipe', '--clientProcessId'];
@@ -14,6 +16,7 @@ if (args.includes('--version')) {
   process.stderr.write('Usage: node dist/server.js --stdio | --node-ipc | --socket=<port> | --pipe=<name>\n');
   process.exitCode = args.includes('--help') ? 0 : 2;
 } else {
+  setFlagsFromString(HEAP_GROWING_FLAG);
   const connection = createConnection(ProposedFeatures.all);
   // The server must outlive bad input: log what escaped a handler instead of dying.
   process.on('uncaughtException', (err) => connection.console.error(`uncaught: ${err.stack ?? err.message}`));

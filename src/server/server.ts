@@ -36,7 +36,7 @@ import {
 import { codeActions } from './codeActions';
 import { frontMatterCompletions, frontMatterHover } from './frontMatterHelp';
 import { errorMessage, ServerLogger } from './logger';
-import { LoopMonitor } from './loopMonitor';
+import { LoopMonitor, memoryNow } from './loopMonitor';
 import { sanitiseSettings, type ServerSettings } from './settings';
 import { isSkillDocument, WorkspaceIndex, type IndexHost } from './workspaceIndex';
 
@@ -64,7 +64,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   const docsHref = diagnosticsDocs();
   let index: WorkspaceIndex | undefined;
   const loop = new LoopMonitor();
-  const withLoop = (status: IndexStatus): IndexStatus => ({ ...status, timings: { ...status.timings, loopDelayMaxMs: loop.maxMs() } });
+  const withLoop = (status: IndexStatus): IndexStatus => ({ ...status, timings: { ...status.timings, loopDelayMaxMs: loop.maxMs() }, memory: memoryNow() });
   let hasConfiguration = false;
   let canRegisterWatchers = false;
   let canRegisterConfiguration = false;

@@ -191,6 +191,13 @@ export interface IndexStatus {
      */
     loopDelayMaxMs?: number;
   };
+  /**
+   * The server process's memory in MB (node's `process.memoryUsage()`), as the status item's
+   * tooltip shows it and the benches record it (the language server's own; absent elsewhere). `heap`:
+   * this thread's JavaScript heap in use / held; `external`: buffers and typed arrays; the rest of
+   * `rss` is native (the encoder's worker and onnxruntime, code, the allocator's free lists).
+   */
+  memory?: { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number };
   lastError: string | null;
   /** Client profiles in effect (of the first folder). */
   profiles: string[];

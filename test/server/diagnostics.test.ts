@@ -96,6 +96,9 @@ describe('server: near-duplicates across an edit (duplicates workspace)', functi
     const status = await c.conn.sendRequest(IndexStatusRequest);
     assert.equal(status.skills, 3);
     assert.equal(typeof status.timings.loopDelayMaxMs, 'number', 'the server reports its event loop\'s longest hold');
+    const m = status.memory!;
+    assert.ok(m, 'the server reports its memory');
+    assert.ok(m.heapUsedMb > 0 && m.heapUsedMb <= m.heapTotalMb && m.heapTotalMb < m.rssMb && m.externalMb >= 0, JSON.stringify(m));
   });
 });
 

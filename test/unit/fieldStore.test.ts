@@ -114,24 +114,46 @@ describe('FileFieldStore (reranker fields by skill content)', () => {
     const body = '# Usage\n\nExtract tables from PDF invoices.\n\n## Notes\n\nScanned pages need OCR.';
     const doc = { id: 'pdf', name: 'pdf-tables', description: 'Extract tables from PDFs', body, hash: 'h1' } as SkillDoc;
     const cache = new FieldCache((t) => analyse(t), undefined, { fields: store, tag: 't' });
-    const made = cache.get(doc, splitPassages(body));
+    const made = cache.get(doc, () => splitPassages(body));
     cache.save();
     const key = cache.storeKey('h1')!;
     assert.deepEqual(store.get(key), { name: [...made.name], description: [...made.description], headings: [...made.headings], body: [...made.body], passages: made.passages.map((p) => [...p]) });
     // A planted entry is what a fresh cache reads (so the body is not analysed again).
     store.set(key, fields('planted'));
     const warm = new FieldCache(() => assert.fail('analysed again'), undefined, { fields: store, tag: 't' });
-    const read = warm.get(doc, splitPassages(body));
+    const read = warm.get(doc, () => assert.fail('passages split for fields the store holds'));
     assert.deepEqual([...read.name], ['planted']);
     assert.deepEqual(read.passages.map((p) => [...p]), [['planted'], ['other']]);
     assert.notEqual(cache.storeKey('h2'), key);
+  });
+
+  it('FieldCache keeps the skills used most recently, analyses an evicted one again, splits passages only to analyse', () => {
+    const analysed: string[] = [];
+    const cache = new FieldCache((t) => (analysed.push(t), analyse(t)), undefined, undefined, 2);
+    const docs = ['alpha', 'beta', 'gamma'].map((w, i) => ({ id: w, name: w, description: `${w} tables`, body: `# ${w}\n\nText.`, hash: `h${i}` }) as SkillDoc);
+    const [a, b, c] = docs;
+    let splits = 0;
+    const get = (d: SkillDoc) => cache.get(d, () => (splits++, splitPassages(d.body)));
+    const first = get(a);
+    get(b);
+    assert.equal(get(a), first, 'a hit is the same object');
+    assert.equal(splits, 2, 'a hit splits nothing');
+    get(c); // evicts b: a was used after it
+    assert.equal(cache.size, 2);
+    const before = analysed.length;
+    assert.equal(get(a), first, 'a stayed');
+    assert.equal(analysed.length, before, 'a was not analysed again');
+    get(b);
+    assert.equal(splits, 4, 'b, evicted, is split and analysed again');
+    assert.ok(analysed.slice(before).includes('beta tables'), 'b\'s description analysed again');
+    assert.equal(cache.size, 2);
   });
 
   it('FieldCache.save with a budget hands the fields over a part at a time, all of them in the end', async () => {
     const store = await FileFieldStore.open(dir, logger);
     const cache = new FieldCache((t) => analyse(t), undefined, { fields: store, tag: 't' });
     const docs = ['alpha', 'beta', 'gamma'].map((w, i) => ({ id: w, name: w, description: `${w} tables`, body: `# ${w}\n\nText.`, hash: `h${i}` }) as SkillDoc);
-    for (const d of docs) cache.get(d, splitPassages(d.body));
+    for (const d of docs) cache.get(d, () => splitPassages(d.body));
     const rounds: number[] = [];
     while (!cache.save(0)) rounds.push(docs.filter((d) => store.get(cache.storeKey(d.hash)!)).length);
     assert.deepEqual(rounds, [1, 2], 'one skill a call with a zero budget');

@@ -38,6 +38,9 @@ describe('status bar text', () => {
     assert.ok(tip.includes('Listing budget (Claude Code): 5,210 of 8,000 characters of name + description (65%)'));
     assert.ok(tip.includes('- skills: ready, 2,817 skills in 3,200 ms (2,817 cached, 0 embedded)'));
     assert.ok(tip.includes('[$(list-ordered) Skills by listing cost](command:skillRouter.showListingCost)'));
+    assert.ok(!tip.some((l) => l.startsWith('Server memory')), 'no memory line when the server reports none');
+    const withMemory = renderedLines(statusTooltip({ ...base, memory: { rssMb: 1263, heapUsedMb: 795, heapTotalMb: 838, externalMb: 138 } }));
+    assert.ok(withMemory.includes('Server memory: 1,263 MB (JavaScript heap 795 MB, buffers 138 MB)'), withMemory.join('\n'));
   });
 
   it('over budget: says what the client does and what the author can do, and links the list', () => {

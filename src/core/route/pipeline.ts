@@ -307,7 +307,7 @@ export class RoutingPipeline {
       const doc = this.lib.doc(id);
       if (!doc) return null;
       const passages = this.lib.passages(id);
-      return bestPassage(doc, passages, this.lib.fields.get(doc, passages), ranking.denseRows.get(id), matcher);
+      return bestPassage(doc, passages, this.lib.fields.get(doc, () => passages), ranking.denseRows.get(id), matcher);
     };
   }
 

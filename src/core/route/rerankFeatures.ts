@@ -48,13 +48,22 @@ const BODY_CHARS = 30_000;
 const PASSAGES = 40;
 
 /**
- * Caches `SkillFields` by skill id, recomputed when the skill's hash changes. With a `FieldStore`
- * the fields come from it when it holds them for the skill's content, and fields analysed here are
- * handed to it by `save`.
+ * Skills whose fields stay in memory. One skill's sets take some 20-50 KB, and a pair scan routes
+ * every skill of the library: unbounded, the fields of a 7,000-skill workspace held about a third
+ * of the language server's heap once its checks were done. A request reads 20 candidates; a scan's
+ * requests meet their own folder's skills, far fewer than this for all but the largest folders.
+ */
+export const FIELD_CACHE_MAX = 2048;
+
+/**
+ * Caches `SkillFields` by skill id, recomputed when the skill's hash changes, the `max` used most
+ * recently kept. With a `FieldStore` the fields come from it when it holds them for the skill's
+ * content, and fields analysed here are handed to it by `save`.
  */
 export class FieldCache {
+  /** In the order used, the least recent first (a hit moves to the end). */
   private readonly byId = new Map<string, SkillFields>();
-  /** Fields analysed since the last `save`, by store key. */
+  /** Fields analysed since the last `save`, by store key (at most `max`: the store keeps fewer). */
   private readonly unsaved = new Map<string, SkillFields>();
 
   constructor(
@@ -63,21 +72,32 @@ export class FieldCache {
     private readonly bridge?: (doc: SkillDoc) => readonly string[],
     /** The persistent store and the tag of this analyser (part of every key, see `storeKey`). */
     private readonly store?: { fields: FieldStore; tag: string },
+    private readonly max = FIELD_CACHE_MAX,
   ) {}
+
+  /** Skills whose fields are held now. */
+  get size(): number {
+    return this.byId.size;
+  }
 
   /** The store key of a skill version's fields (null without a store). */
   storeKey(hash: string): string | null {
     return this.store ? `${hash}:${FIELDS_VERSION}:${this.store.tag}` : null;
   }
 
-  get(doc: SkillDoc, passages: readonly Passage[]): SkillFields {
+  /** The fields of `doc`; `passages` (its body passages) is called only when they are analysed. */
+  get(doc: SkillDoc, passages: () => readonly Passage[]): SkillFields {
     const hit = this.byId.get(doc.id);
-    if (hit && hit.hash === doc.hash) return hit;
+    this.byId.delete(doc.id);
+    if (hit && hit.hash === doc.hash) {
+      this.byId.set(doc.id, hit);
+      return hit;
+    }
     const key = this.storeKey(doc.hash);
     const kept = key ? this.store!.fields.get(key) : undefined;
-    const fields = kept ? this.restored(doc, kept) : this.analysed(doc, passages);
-    if (key && !kept) this.unsaved.set(key, fields);
-    this.byId.set(doc.id, fields);
+    const fields = kept ? this.restored(doc, kept) : this.analysed(doc, passages());
+    if (key && !kept) keepAtMost(this.unsaved.set(key, fields), this.max);
+    keepAtMost(this.byId.set(doc.id, fields), this.max);
     return fields;
   }
 
@@ -148,6 +168,14 @@ export class FieldCache {
   /** Drops skills not in `keep` (after a re-index). */
   prune(keep: ReadonlySet<string>): void {
     for (const id of [...this.byId.keys()]) if (!keep.has(id)) this.byId.delete(id);
+  }
+}
+
+/** Drops the first-inserted entries of `map` until it holds `max`. */
+function keepAtMost<K, V>(map: Map<K, V>, max: number): void {
+  for (const k of map.keys()) {
+    if (map.size <= max) return;
+    map.delete(k);
   }
 }
 
@@ -287,7 +315,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
   const profileList: SkillProfile[] = [];
   head.forEach((c, rank) => {
     const doc = req.doc(c.id);
-    const f = req.fields.get(doc, req.passages(c.id));
+    const f = req.fields.get(doc, () => req.passages(c.id));
     const profile = profiles.get(c.id);
     ids.push(c.id);
     profileList.push(profile ?? fallbackProfile(doc));
