@@ -51,6 +51,13 @@ export interface SkillDoc {
   hash: string;
   /** Parse and validation problems of this file. */
   findings: Finding[];
+  /**
+   * What follows `skill-router-ignore` in each `<!-- skill-router-ignore ... -->` comment of the
+   * body, as the parser found them (empty when none): suppressions read these, so applying them
+   * does not read the body (a reopened index keeps bodies as bytes until routing needs one).
+   * Absent from documents made by hand; the body is read then.
+   */
+  ignoreComments?: string[];
 }
 
 /** Cancellation signal passed to every async engine call. */

@@ -211,6 +211,19 @@ describe('diagnostics: suppression', () => {
     assert.ok(!isSuppressed(s, 'skill.near-duplicate', { id: 'x', name: 'y' }));
   });
 
+  it('the parser keeps the body\'s ignore comments, and suppressions read them without reading the body', () => {
+    const parsed = parseSkill({ id: 'csv', path: 'csv/SKILL.md', folderName: 'csv' }, skill('csv', 'Clean CSV.', 'Use it.\n<!-- skill-router-ignore skill.conflict r1 -->\n<!--skill-router-ignore tidy-->'), ['spec']);
+    assert.deepEqual(parsed.ignoreComments, [' skill.conflict r1 ', ' tidy']);
+    assert.deepEqual(parseSkill({ id: 'b', path: 'b/SKILL.md', folderName: 'b' }, skill('b', 'B.', 'No comment here.'), ['spec']).ignoreComments, []);
+    // As a reopened index gives it out: the body is still bytes, decoded only when read.
+    const lazy = { ...parsed } as SkillDoc;
+    Object.defineProperty(lazy, 'body', { get: () => assert.fail('the body was read') });
+    const s = readSuppressions(lazy);
+    assert.ok(isSuppressed(s, 'skill.conflict', { id: 'r1', name: 'r1' }));
+    assert.ok(isSuppressed(s, 'skill.near-duplicate', { id: 'x/tidy', name: 'tidy' }));
+    assert.ok(!isSuppressed(s, 'skill.conflict', { id: 'r2', name: 'r2' }));
+  });
+
   it('metadata entries that are codes dismiss the code; odd metadata is ignored without throwing', () => {
     const s = readSuppressions({ frontMatter: { metadata: { 'skill-router': { ignore: ['frontmatter.unknown-key', 42, ''] } } }, body: '' });
     assert.ok(isSuppressed(s, 'frontmatter.unknown-key'));

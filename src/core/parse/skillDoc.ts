@@ -3,6 +3,7 @@ import type { SkillDoc } from '../types';
 import type { Finding } from '../types';
 import { hasCjk } from '../text/analyse';
 import { contentHash } from '../text/hash';
+import { ignoreComments } from '../policy/suppression';
 import { parseFrontMatter } from './frontMatter';
 import type { ProfileId } from '../profiles';
 import { validateFrontMatter } from './validate';
@@ -74,5 +75,6 @@ export function parseSkill(source: SkillSource, text: string, profiles: readonly
     lang: hasCjk(description || fm.body.slice(0, 2000)) ? 'zh' : 'en',
     hash: contentHash(text),
     findings,
+    ignoreComments: ignoreComments(fm.body),
   };
 }

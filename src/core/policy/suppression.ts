@@ -25,8 +25,14 @@ function addTwin(s: Suppressions, code: string, twin: string): void {
   set.add(twin);
 }
 
+/** What follows `skill-router-ignore` in each such comment of a body (`SkillDoc.ignoreComments`). */
+export function ignoreComments(body: string): string[] {
+  if (!body.includes('skill-router-ignore')) return [];
+  return [...body.matchAll(COMMENT)].map((m) => m[1]);
+}
+
 /** Reads the suppressions a skill declares. Never throws on odd front matter. */
-export function readSuppressions(doc: Pick<SkillDoc, 'frontMatter' | 'body'>): Suppressions {
+export function readSuppressions(doc: Pick<SkillDoc, 'frontMatter' | 'body' | 'ignoreComments'>): Suppressions {
   const s: Suppressions = { twins: new Map(), codes: new Set() };
   const metadata = doc.frontMatter.metadata;
   const own = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>)['skill-router'] : undefined;
@@ -37,8 +43,8 @@ export function readSuppressions(doc: Pick<SkillDoc, 'frontMatter' | 'body'>): S
     if (CODE.test(e.trim())) s.codes.add(e.trim());
     else addTwin(s, '*', e.trim());
   }
-  for (const m of doc.body.matchAll(COMMENT)) {
-    const words = m[1].split(/[\s,]+/).filter(Boolean);
+  for (const comment of doc.ignoreComments ?? ignoreComments(doc.body)) {
+    const words = comment.split(/[\s,]+/).filter(Boolean);
     if (!words.length) continue;
     if (CODE.test(words[0])) {
       if (words.length === 1) s.codes.add(words[0]);
