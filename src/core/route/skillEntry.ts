@@ -8,7 +8,6 @@ import { ownBody } from './crossRefs';
 
 /** The engine's state of one skill version. */
 export class SkillEntry {
-  private split: Passage[] | undefined;
   private own: SkillDoc | undefined;
   constructor(
     readonly doc: SkillDoc,
@@ -38,9 +37,12 @@ export class SkillEntry {
     return this.feedback.slice(this.ownTerms);
   }
 
-  /** Body passages of the own body, split on first use: a reopen from the snapshot reads few of them. */
+  /**
+   * Body passages of the own body, split on each call. Not kept: they are new strings about the
+   * size of the body, a pair scan meets every skill, and what is made of them is kept by those
+   * who need it (the reranker's fields, for the skills used last; the passage vectors).
+   */
   get passages(): Passage[] {
-    this.split ??= splitPassages(this.routing.body);
-    return this.split;
+    return splitPassages(this.routing.body);
   }
 }
