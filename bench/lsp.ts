@@ -215,6 +215,7 @@ async function main() {
   if (route) console.error(`route: ${route.n} requests, p50 ${route.p50} ms, p95 ${route.p95} ms`);
 
   const memory = processMemory(c.proc.pid);
+  const heapEnd = (await c.conn.sendRequest(IndexStatusRequest)).memory ?? null;
   const code = await c.stop();
 
   const machine = `${cpus().length} cores (load ${loadavg().map((x) => x.toFixed(1)).join(' ')}), Node ${process.version}`;
@@ -230,8 +231,8 @@ async function main() {
     readyMs,
     publishedMs,
     serverRssMb: { indexReady: memoryIndexReady?.rssMb ?? null, ready: memoryReady?.rssMb ?? null, end: memory?.rssMb ?? null, peak: memory?.peakRssMb ?? null },
-    /** The server's own account (`IndexStatus.memory`) at index ready and with the checks done. */
-    memory: { indexReady: heapIndexReady, ready: heapReady },
+    /** The server's own account (`IndexStatus.memory`) at index ready, with the checks done, at the end. */
+    memory: { indexReady: heapIndexReady, ready: heapReady, end: heapEnd },
     rows,
     /** `skillRouter/route` round trips over the --queries requests (top 10, reranked), the library idle. */
     route,

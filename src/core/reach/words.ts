@@ -18,11 +18,15 @@ export const DEFAULT_ANALYSER: Analyser = (text) => analyse(text);
 /**
  * Document frequencies of terms over a library's skills (name, description and body), kept
  * current one skill at a time: `update` re-analyses only skills whose text changed, so the
- * editor pays for the edited skill, not the library.
+ * editor pays for the edited skill, not the library. Each skill's terms are kept as ids (four
+ * bytes a term; as a set of strings they held 60 MB of the language server's heap at the corpus).
  */
 export class TermStats {
-  private readonly sets = new Map<string, { hash: string; terms: ReadonlySet<string> }>();
-  private readonly counts = new Map<string, number>();
+  private readonly sets = new Map<string, { hash: string; ids: Uint32Array }>();
+  private readonly idOf = new Map<string, number>();
+  private readonly termOf: string[] = [];
+  /** Skills whose text has each term id. */
+  private readonly counts: number[] = [];
 
   constructor(private readonly analyser: Analyser = DEFAULT_ANALYSER) {}
 
@@ -36,24 +40,25 @@ export class TermStats {
   updateOne(d: Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>): void {
     const prev = this.sets.get(d.id);
     if (prev?.hash === d.hash) return;
-    if (prev) this.add(prev.terms, -1);
-    const terms = new Set(this.analyser(`${d.name}\n${d.description}\n${d.body}`));
-    this.sets.set(d.id, { hash: d.hash, terms });
-    this.add(terms, 1);
+    if (prev) this.add(prev.ids, -1);
+    const ids = Uint32Array.from(new Set(this.analyser(`${d.name}\n${d.description}\n${d.body}`)), (t) => this.id(t));
+    this.sets.set(d.id, { hash: d.hash, ids });
+    this.add(ids, 1);
   }
 
   /** Forgets the skills not in `ids`. */
   retain(ids: ReadonlySet<string>): void {
     for (const [id, prev] of this.sets) {
       if (ids.has(id)) continue;
-      this.add(prev.terms, -1);
+      this.add(prev.ids, -1);
       this.sets.delete(id);
     }
   }
 
   /** Skills whose text has `term`. */
   df(term: string): number {
-    return this.counts.get(term) ?? 0;
+    const id = this.idOf.get(term);
+    return id === undefined ? 0 : this.counts[id];
   }
 
   /** Skills counted. */
@@ -63,15 +68,24 @@ export class TermStats {
 
   /** The terms of one skill's text (empty when unknown). */
   terms(id: string): ReadonlySet<string> {
-    return this.sets.get(id)?.terms ?? new Set();
+    const ids = this.sets.get(id)?.ids ?? [];
+    return new Set(Array.from(ids, (i) => this.termOf[i]));
   }
 
-  private add(terms: ReadonlySet<string>, by: number): void {
-    for (const t of terms) {
-      const n = (this.counts.get(t) ?? 0) + by;
-      if (n > 0) this.counts.set(t, n);
-      else this.counts.delete(t);
+  /** A term's id (terms keep theirs while no skill has them: an edit tends to bring them back). */
+  private id(term: string): number {
+    let id = this.idOf.get(term);
+    if (id === undefined) {
+      id = this.termOf.length;
+      this.idOf.set(term, id);
+      this.termOf.push(term);
+      this.counts.push(0);
     }
+    return id;
+  }
+
+  private add(ids: Uint32Array, by: number): void {
+    for (const i of ids) this.counts[i] += by;
   }
 }
 

@@ -109,8 +109,9 @@ export function analyse(text: string, opts: AnalyseOptions = {}): string[] {
     if (terms === undefined) {
       terms = analyseToken(raw, opts);
       if (cache) {
-        if (cache.size > 500_000) cache.clear();
-        cache.set(raw, terms);
+        if (cache.size >= TOKEN_CACHE_MAX) cache.clear();
+        terms = terms.map(detach);
+        cache.set(detach(raw), terms);
       }
     }
     for (const t of terms) out.push(t);
@@ -118,7 +119,20 @@ export function analyse(text: string, opts: AnalyseOptions = {}): string[] {
   return out;
 }
 
+/**
+ * Tokens analysed lately, and their terms. Cleared when full: at 500,000 it held 75 MB of the
+ * language server's heap at the corpus, most of it bodies kept alive by keys cut from them.
+ */
 const tokenCache = new Map<string, string[]>();
+const TOKEN_CACHE_MAX = 100_000;
+
+/**
+ * A copy of `s` that does not keep the text it was cut from alive: V8 keeps a substring of 13
+ * or more characters as a view of its parent, so a cached token of a body held the whole body.
+ */
+export function detach(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
 
 function analyseToken(token: string, opts: AnalyseOptions): string[] {
   const out: string[] = [];
