@@ -14,8 +14,9 @@
  * the language server held 1,329 MB of heap for ~410 MB live once the corpus's cross-skill checks
  * were done (1,636 MB RSS), and 763-792 MB with the flag, the scan no slower; a cold `check` of the
  * corpus peaked at 1,665 MB and 880 MB with it, the same report (bench/lsp.ts --node-args; README
- * "Performance"). The server and the CLI each set it as they start (`setFlagsFromString`: V8
- * reads the factor at every collection), so it holds however they are launched.
+ * "Performance"). The server and the CLI's long commands each set it as they start
+ * (`setFlagsFromString`: V8 reads the factor at every collection), so it holds however they are
+ * launched.
  */
 export const HEAP_GROWING_FLAG = '--heap-growing-percent=30';
 

@@ -130,7 +130,7 @@ const TOKEN_CACHE_MAX = 100_000;
  * A copy of `s` that does not keep the text it was cut from alive: V8 keeps a substring of 13
  * or more characters as a view of its parent, so a cached token of a body held the whole body.
  */
-export function detach(s: string): string {
+function detach(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
