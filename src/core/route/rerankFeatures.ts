@@ -52,8 +52,10 @@ const PASSAGES = 40;
  * every skill of the library: unbounded, the fields of a 7,000-skill workspace held about a third
  * of the language server's heap once its checks were done. A request reads 20 candidates; a scan's
  * requests meet their own folder's skills, far fewer than this for all but the largest folders.
+ * `reach` routes over the whole library: at 2,048 its cold run over the corpus (2,817 skills) took
+ * 178.6 s instead of 132.5 s, analysing fields again.
  */
-export const FIELD_CACHE_MAX = 2048;
+export const FIELD_CACHE_MAX = 4096;
 
 /**
  * Caches `SkillFields` by skill id, recomputed when the skill's hash changes, the `max` used most
