@@ -140,7 +140,7 @@ async function main() {
     rows.push({ scenario, n: first.length, p50: pct(first, 50), p95: pct(first, 95), max: Math.max(...first), crossP50: pct(cross, 50), crossP95: pct(cross, 95), updateP50: upd.length ? pct(upd, 50) : null });
     console.error(`${scenario}: first p50 ${pct(first, 50).toFixed(0)} ms, p95 ${pct(first, 95).toFixed(0)} ms; cross-skill p50 ${pct(cross, 50).toFixed(0)} ms`);
     // In edit order: a slow first edit is a one-time cost (something built on first use), not a steady one.
-    console.error(`  in order: ${first.map((x) => x.toFixed(0)).join(' ')} ms`);
+    console.error(`  in order: ${first.map((x) => x.toFixed(0)).join(' ')} ms; cross-skill ${cross.map((x) => x.toFixed(0)).join(' ')} ms (${picked.map((p) => path.basename(path.dirname(p.file))).join(', ')})`);
   };
 
   /** Sends `text` as the new buffer; returns when it was sent and its version. */
