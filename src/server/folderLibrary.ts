@@ -104,6 +104,22 @@ export class FolderLibrary {
     return next;
   }
 
+  /**
+   * Runs `fn` on the queue once nothing else is queued: background work (the reach finding's
+   * statistics over the whole library) that must not delay an edit's own checks: at 19,909 skills
+   * that preparation took its turns between the first description edit's cross-skill slices (that
+   * edit's cross-skill diagnostics 22.3 s after it, 16.9 s with this).
+   */
+  async runIdle<T>(fn: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const queued = this.queue;
+      await queued;
+      // Work queued meanwhile (or by what just ran) goes first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.queue === queued) return this.run(fn);
+    }
+  }
+
   /** Writes the vector cache once updates pause (on the queue, after what is queued then). */
   flushLater(): void {
     clearTimeout(this.flushTimer);

@@ -145,7 +145,7 @@ export class ReachPass {
         const known = state.probes.get(d.id);
         if (known?.hash !== d.hash) state.probes.set(d.id, { hash: d.hash, queries: probeRequests(d, DEFAULT_PROBES) });
       },
-      { live, runSlice: (slice) => lib.run(slice) },
+      { live, runSlice: (slice) => lib.runIdle(slice) },
     );
     if (!done) return;
     const ids = new Set(docs.map((d) => d.id));

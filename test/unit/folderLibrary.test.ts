@@ -33,6 +33,24 @@ describe('FolderLibrary', () => {
     assert.deepEqual(order, ['first', 'second']);
   });
 
+  it('runIdle waits until nothing else is queued: work queued after it still goes first', async () => {
+    const lib = new FolderLibrary('file:///lib', '/lib', SILENT_LOGGER, 0);
+    const order: string[] = [];
+    const tick = () => new Promise<void>((r) => setTimeout(r, 5));
+    const a = lib.run(async () => (await tick(), order.push('a')));
+    const idle = lib.runIdle(async () => (order.push('idle'), 'done'));
+    const c = lib.run(async () => {
+      await tick();
+      order.push('c');
+      // Queued by running work: also ahead of the idle job.
+      void lib.run(async () => order.push('d'));
+    });
+    await Promise.all([a, c]);
+    assert.equal(await idle, 'done');
+    assert.deepEqual(order, ['a', 'c', 'd', 'idle']);
+    assert.equal(await lib.runIdle(async () => 'at once'), 'at once', 'an idle queue runs it');
+  });
+
   it('writes the cache once updates pause, on the queue', async () => {
     const events: string[] = [];
     const lib = new FolderLibrary('file:///lib', '/lib', SILENT_LOGGER, 0);
