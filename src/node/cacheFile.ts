@@ -39,6 +39,11 @@ export abstract class KeyedCacheFile<V> {
     return this.map.size;
   }
 
+  /** Whether entries changed since the file was read or last written. */
+  get changed(): boolean {
+    return this.dirty;
+  }
+
   get(key: string): V | undefined {
     return this.map.get(key);
   }

@@ -103,6 +103,9 @@ export class PassState {
   }
 }
 
+/** Text entries made by one-skill scans that are written at once rather than with the next pass's results. */
+const PERSIST_TEXTS_AFTER = 256;
+
 /** Pair findings by skill id, for the skills analysed so far. */
 export class PairFindingsStore {
   private readonly byId = new Map<string, PairFinding[]>();
@@ -140,7 +143,7 @@ export class PairFindingsStore {
 
   /** Writes the scan cache to its storage when it has new results. */
   async persist(): Promise<void> {
-    if (this.cache.dirty) await this.storage?.write(this.cache);
+    if (this.cache.dirty || this.cache.textsChanged) await this.storage?.write(this.cache);
   }
 
   /**
@@ -170,6 +173,8 @@ export class PairFindingsStore {
     const other = (p: PairFinding) => (p.a === id ? p.b : p.a);
     const present = !!source.skill(id);
     const found = present ? await source.pairFindings(id, { cache: this.cache }) : [];
+    // The first edit after a reopen made the whole library's text entries: kept for the next start.
+    if (this.cache.textsMade >= PERSIST_TEXTS_AFTER && this.storage) void this.cache.flushTexts().catch(() => undefined);
     const old = this.byId.get(id);
     if (present) this.byId.set(id, found);
     else this.byId.delete(id);

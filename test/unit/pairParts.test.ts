@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { closeTo, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
-import { CopyIndex, textSignature } from '../../src/core/analysis/copies';
+import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
 import { fitSentence, probeRequests, withoutNamedSubject } from '../../src/core/analysis/probes';
 import { distinguishingPhrases, useOtherLine } from '../../src/core/analysis/suggestions';
 import { analyse } from '../../src/core/text/analyse';
@@ -66,6 +66,7 @@ describe('probe requests', () => {
 });
 
 describe('copies', () => {
+  const sketch = (d: SkillDoc) => sketchOf(textSignature(d));
   const body = 'Step one, read the file. Step two, parse every row and keep the header. Step three, write the output with the same encoding. '.repeat(3);
 
   it('the same text, or the same description, in two places; C# is not C; empty skills are not copies', () => {
@@ -77,18 +78,18 @@ describe('copies', () => {
       doc('a/broken', 'broken', '', ''),
       doc('a/also-broken', 'also-broken', '', ''),
     ];
-    const index = new CopyIndex(docs, (d) => textSignature(d));
+    const index = new CopyIndex(docs, sketch, (d) => textSignature(d));
     const all = index.all();
     assert.deepEqual(all.map((p) => [p.a, p.b]), [['a/csv', 'b/csv']]);
     assert.match(all[0].explanation, /^\d+% of the text is the same; b\/csv is longer/);
     assert.deepEqual(index.of('b/csv').map((p) => p.a), ['a/csv']);
-    const listing = new CopyIndex([doc('a/x', 'x', 'Review a pull request for security problems and style.', 'short'), doc('b/y', 'y', 'Review a pull request for security problems and style.', 'a different body entirely, with nothing in common')], (d) => textSignature(d)).all();
+    const listing = new CopyIndex([doc('a/x', 'x', 'Review a pull request for security problems and style.', 'short'), doc('b/y', 'y', 'Review a pull request for security problems and style.', 'a different body entirely, with nothing in common')], sketch, (d) => textSignature(d)).all();
     assert.match(listing[0]?.explanation ?? '', /^The same description \(an agent reads only that\)/);
   });
 
   it('says which copy is newer when both declare a version', () => {
     const docs = [doc('a/csv', 'csv', 'Clean messy CSV files before import.', body, { version: '1.9.0' }), doc('b/csv', 'csv', 'Clean messy CSV files before import.', body, { metadata: { version: '1.10.0' } })];
-    assert.match(new CopyIndex(docs, (d) => textSignature(d)).all()[0].explanation, /b\/csv is newer \(version 1\.10\.0 vs 1\.9\.0\)/);
+    assert.match(new CopyIndex(docs, sketch, (d) => textSignature(d)).all()[0].explanation, /b\/csv is newer \(version 1\.10\.0 vs 1\.9\.0\)/);
   });
 });
 

@@ -1,10 +1,11 @@
 /** The pair scan: copies from the text, near-duplicates and conflicts from routing evidence. */
 import { strict as assert } from 'node:assert';
-import { PairScanCache } from '../../src/core/analysis/pairCache';
+import { MemoryTextStore, PairScanCache } from '../../src/core/analysis/pairCache';
 import { pairLibraryKey, scanPairs, scopeOf } from '../../src/core/analysis/pairScan';
 import { resolveScanOptions } from '../../src/core/analysis/scanRun';
 import { pairFindingsFor } from '../../src/core/analysis/findings';
 import type { PairFinding } from '../../src/core/analysis/types';
+import type { SkillDoc } from '../../src/core/types';
 import { createSkillService, type RoutingEngine } from '../../src/core/route/skillService';
 import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
@@ -202,6 +203,43 @@ describe('pair scan: cache', () => {
     const before = routed;
     await scanPairs({ ...input, options: { share: 0.9 } }, undefined, { cache });
     assert.ok(routed - before > 1, 'other options are another key');
+  });
+
+  it('text entries kept in a store: a reopened cache\'s one-skill scan reads only the bodies it compares, and finds the same', async () => {
+    const files = library();
+    files.set('vendor/pdf-text/SKILL.md', files.get('team/pdf-text/SKILL.md') as string);
+    const svc = await engine(files);
+    const read = new Set<string>();
+    const counted = (d: SkillDoc) => new Proxy(d, { get: (t, k) => (k === 'body' && read.add(t.id), Reflect.get(t, k)) });
+    const input = { docs: svc.skills().map(counted), profiles: svc.profiles(), pipeline: svc.pipeline };
+    const store = new MemoryTextStore();
+    const first = new PairScanCache();
+    first.attachTextStore(async () => store);
+    const all = await scanPairs(input, undefined, { cache: first });
+    assert.ok(store.changed, 'the library scan made an entry per skill');
+    await first.flushTexts();
+    assert.equal(store.changed, false);
+    const focus = 'team/sourdough';
+    const expected = all.filter((p) => p.a === focus || p.b === focus);
+
+    const cold = await scanPairs(input, focus, { cache: new PairScanCache() });
+    assert.equal(read.size, input.docs.length, 'without entries, every body is read');
+    read.clear();
+    const reopened = new PairScanCache();
+    reopened.attachTextStore(async () => store);
+    const warm = await scanPairs(input, focus, { cache: reopened });
+    assert.deepEqual(warm, cold);
+    assert.deepEqual(warm, expected);
+    // Routing reads the bodies of the candidates it reranks; no entry needs one.
+    assert.ok(read.size < input.docs.length - 1, `bodies read: ${[...read].join(', ')}`);
+    const copies = await scanPairs(input, 'vendor/pdf-text', { cache: reopened });
+    assert.deepEqual(copies.filter((p) => p.kind === 'copy').map((p) => [p.a, p.b]), [['team/pdf-text', 'vendor/pdf-text']]);
+
+    const failing = new PairScanCache();
+    failing.attachTextStore(async () => {
+      throw new Error('disk gone');
+    });
+    assert.deepEqual(await scanPairs(input, focus, { cache: failing }), cold, 'a store that cannot open leaves one in memory');
   });
 
   it('a scan whose encoder fails on its probes keeps no result under the encoder\'s key', async () => {

@@ -25,18 +25,31 @@ const BANDS = 8;
 const LISTING_BANDS = 4;
 const ROWS = 2;
 
-/** The shingles and MinHash signature of one skill's text; kept per content hash. */
-export interface TextSignature {
-  shingles: Uint32Array;
+/**
+ * What the copy index keeps of one skill version, per content hash (and on disk beside the pair
+ * findings): MinHash signatures and sizes, ~100 bytes. The shingles themselves (kilobytes, from
+ * the whole body) are computed again for the few pairs a bucket makes candidates.
+ */
+export interface CopySketch {
+  /** MinHash of the description + body shingles (BANDS x ROWS values). */
   minhash: Uint32Array;
-  /** Shingles of the description alone, and their MinHash. */
-  listing: Uint32Array;
+  /** MinHash of the description's shingles (LISTING_BANDS x ROWS values). */
   listingMinhash: Uint32Array;
   /** Words of description + body, and of the description: too few say nothing of a copy. */
   words: number;
   listingWords: number;
   /** Characters of description + body. */
   length: number;
+}
+
+/** Values in a sketch's `minhash` and `listingMinhash` (what a stored sketch holds). */
+export const SKETCH_MINHASHES = { text: BANDS * ROWS, listing: LISTING_BANDS * ROWS } as const;
+
+/** A sketch with the shingles it was made from. */
+export interface TextSignature extends CopySketch {
+  shingles: Uint32Array;
+  /** Shingles of the description alone. */
+  listing: Uint32Array;
 }
 
 /** Fewest words for a text (or a description) to count as copied: two empty skills are not copies. */
@@ -93,6 +106,12 @@ function minhashOf(shingles: Uint32Array, n: number): Uint32Array {
   return out;
 }
 
+/** The sketch of a signature (its shingles let go). */
+export function sketchOf(sig: TextSignature): CopySketch {
+  const { minhash, listingMinhash, words, listingWords, length } = sig;
+  return { minhash, listingMinhash, words, listingWords, length };
+}
+
 /** The signature of a skill's description and body. */
 export function textSignature(doc: Pick<SkillDoc, 'description' | 'body'>): TextSignature {
   const text = shinglesOf(`${doc.description}\n${doc.body}`);
@@ -147,7 +166,7 @@ export function declaredVersion(doc: Pick<SkillDoc, 'frontMatter'>): string | un
 }
 
 /** Which of two copies to keep, in words, from each side: "x is newer (version 2.0 vs 1.4)". */
-function whichCopy(x: SkillDoc, y: SkillDoc, sx: TextSignature, sy: TextSignature): { newer?: string; note: string } {
+function whichCopy(x: SkillDoc, y: SkillDoc, sx: CopySketch, sy: CopySketch): { newer?: string; note: string } {
   const vx = declaredVersion(x);
   const vy = declaredVersion(y);
   const cmp = vx && vy ? compareVersions(vx, vy) : null;
@@ -165,21 +184,27 @@ const nameKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}#+]+/gu, '')
 
 /**
  * The copies among a library's skills: candidate buckets (MinHash bands, equal names and folder
- * names) built once, then the copy pairs of the whole library or of one skill. `signatureOf`
- * gives each skill's signature (the scan keeps them per content hash). Pairs in any folders: a
- * copy is worth knowing about wherever it is.
+ * names) built once from the skills' sketches, then the copy pairs of the whole library or of one
+ * skill, judged on the full shingles of the candidates only. `sketchOf` gives each skill's sketch
+ * (the scan keeps them per content hash); `signatureOf` its full signature, asked for candidates
+ * alone (`all` asks once per skill). Pairs in any folders: a copy is worth knowing about wherever
+ * it is.
  */
 export class CopyIndex {
   private readonly buckets = new Map<string, number[]>();
-  private readonly sigs: TextSignature[];
+  private readonly sketches: CopySketch[];
   private readonly at = new Map<string, number>();
   private readonly memo = new Map<string, PairFinding | null>();
   /** The buckets each skill is in, by its index. */
   private readonly keysOf: string[][];
   private readonly ofMemo = new Map<string, PairFinding[]>();
 
-  constructor(private readonly docs: readonly SkillDoc[], signatureOf: (doc: SkillDoc) => TextSignature) {
-    this.sigs = docs.map((d) => signatureOf(d));
+  constructor(
+    private readonly docs: readonly SkillDoc[],
+    sketchOf: (doc: SkillDoc) => CopySketch,
+    private readonly signatureOf: (doc: SkillDoc) => TextSignature,
+  ) {
+    this.sketches = docs.map((d) => sketchOf(d));
     this.keysOf = docs.map(() => []);
     const key = (bucket: string, i: number) => {
       let list = this.buckets.get(bucket);
@@ -189,9 +214,9 @@ export class CopyIndex {
     };
     docs.forEach((d, i) => {
       this.at.set(d.id, i);
-      const mh = this.sigs[i].minhash;
+      const mh = this.sketches[i].minhash;
       for (let b = 0; b < BANDS; b++) key(`b${b}:${mh[b * ROWS]}:${mh[b * ROWS + 1]}`, i);
-      const lm = this.sigs[i].listingMinhash;
+      const lm = this.sketches[i].listingMinhash;
       for (let b = 0; b < LISTING_BANDS; b++) key(`l${b}:${lm[b * ROWS]}:${lm[b * ROWS + 1]}`, i);
       key(`n:${nameKey(d.name)}`, i);
       key(`f:${nameKey(d.id.slice(d.id.lastIndexOf('/') + 1))}`, i);
@@ -202,9 +227,16 @@ export class CopyIndex {
   all(): PairFinding[] {
     const out: PairFinding[] = [];
     const seen = new Set<string>();
+    // Each skill's shingles made once for this call, and let go after it.
+    const made = new Map<number, TextSignature>();
+    const full = (i: number) => {
+      let sig = made.get(i);
+      if (!sig) made.set(i, (sig = this.signatureOf(this.docs[i])));
+      return sig;
+    };
     for (const list of this.buckets.values()) {
       // A bucket of hundreds (a shared template's boilerplate) still compares only what it holds.
-      for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) this.take(list[i], list[j], seen, out);
+      for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) this.take(list[i], list[j], seen, out, full);
     }
     return out.sort(byPair);
   }
@@ -217,29 +249,35 @@ export class CopyIndex {
     if (i === undefined) return [];
     const out: PairFinding[] = [];
     const seen = new Set<string>();
-    for (const bucket of this.keysOf[i]) for (const j of this.buckets.get(bucket)!) if (j !== i) this.take(i, j, seen, out);
+    const full = (k: number) => this.signatureOf(this.docs[k]);
+    for (const bucket of this.keysOf[i]) for (const j of this.buckets.get(bucket)!) if (j !== i) this.take(i, j, seen, out, full);
     out.sort(byPair);
     this.ofMemo.set(id, out);
     return out;
   }
 
-  private take(i: number, j: number, seen: Set<string>, out: PairFinding[]): void {
+  private take(i: number, j: number, seen: Set<string>, out: PairFinding[], full: (i: number) => TextSignature): void {
     const [x, y] = this.docs[i].id < this.docs[j].id ? [i, j] : [j, i];
     const key = `${x}:${y}`;
     if (seen.has(key)) return;
     seen.add(key);
     let found = this.memo.get(key);
-    if (found === undefined) this.memo.set(key, (found = this.judge(x, y)));
+    if (found === undefined) this.memo.set(key, (found = this.judge(x, y, full)));
     if (found) out.push(found);
   }
 
-  private judge(x: number, y: number): PairFinding | null {
-    const sx = this.sigs[x];
-    const sy = this.sigs[y];
-    const r = Math.min(sx.words, sy.words) >= MIN_WORDS ? resemblance(sx.shingles, sy.shingles) : 0;
-    const listing = r < COPY_RESEMBLANCE && Math.min(sx.listingWords, sy.listingWords) >= MIN_LISTING_WORDS ? resemblance(sx.listing, sy.listing) : 0;
+  private judge(x: number, y: number, full: (i: number) => TextSignature): PairFinding | null {
+    const kx = this.sketches[x];
+    const ky = this.sketches[y];
+    const byText = Math.min(kx.words, ky.words) >= MIN_WORDS;
+    const byListing = Math.min(kx.listingWords, ky.listingWords) >= MIN_LISTING_WORDS;
+    if (!byText && !byListing) return null;
+    const sx = full(x);
+    const sy = full(y);
+    const r = byText ? resemblance(sx.shingles, sy.shingles) : 0;
+    const listing = r < COPY_RESEMBLANCE && byListing ? resemblance(sx.listing, sy.listing) : 0;
     if (r < COPY_RESEMBLANCE && listing < LISTING_RESEMBLANCE) return null;
-    const which = whichCopy(this.docs[x], this.docs[y], sx, sy);
+    const which = whichCopy(this.docs[x], this.docs[y], kx, ky);
     const what =
       r >= 0.999 ? 'The same text'
       : r >= COPY_RESEMBLANCE ? `${Math.floor(r * 100)}% of the text is the same`

@@ -1,11 +1,13 @@
 /**
- * What the pair scan keeps between calls, per library: text signatures by content hash (copies),
- * routed probes of the current library state, and whole-library results by library signature.
- * The results can be persisted (`toJSON` / `PairScanCache.fromJSON`; the node side writes them
- * next to the index cache), so a warm `check` or a reopened editor reads them instead of routing
- * thousands of probes again.
+ * What the pair scan keeps between calls, per library: each skill version's text entry by content
+ * hash (its copy sketch and template keys; see `TextEntryStore`), routed probes of the current
+ * library state, and whole-library results by library signature. The results can be persisted
+ * (`toJSON` / `PairScanCache.fromJSON`; the node side writes them next to the index cache), so a
+ * warm `check` or a reopened editor reads them instead of routing thousands of probes again; the
+ * text entries can live in a store of their own (the node side: a file beside the results), so
+ * the first edit after a reopen does not read every skill's body again.
  */
-import type { TextSignature } from './copies';
+import type { CopySketch, TextSignature } from './copies';
 import type { PairFinding, ScopedRanking } from './types';
 
 /** Bump when what a scan finds for the same library changes (rules, probes, messages). */
@@ -13,6 +15,8 @@ export const PAIR_SCAN_VERSION = 11;
 
 /** Whole-library results kept (the current state and a few before it: an undo finds its result). */
 const RESULTS_KEPT = 4;
+/** Full text signatures (shingles of a whole body) kept for the skills compared last. */
+const SIGNATURES_KEPT = 512;
 
 /** The persisted part of a cache. */
 export interface PairCacheJson {
@@ -20,34 +24,143 @@ export interface PairCacheJson {
   results: [string, PairFinding[]][];
 }
 
+/**
+ * What the scan needs of every skill version, whatever it routes: the sketch the copy index
+ * buckets, and the hashes of its template keys (`templateHash`), which count template text.
+ */
+export interface TextEntry {
+  sketch: CopySketch;
+  templates: readonly number[];
+}
+
+/** Where text entries are kept by content hash (a map here; a file on the node side). */
+export interface TextEntryStore {
+  get(hash: string): TextEntry | undefined;
+  set(hash: string, entry: TextEntry): void;
+  /** Keeps the entries of `keep` only (and writes them, for a file). */
+  flush(keep: Set<string>): Promise<void>;
+  /** Whether entries were set since the last flush. */
+  readonly changed: boolean;
+}
+
+/** A store in memory. */
+export class MemoryTextStore implements TextEntryStore {
+  private readonly map = new Map<string, TextEntry>();
+  changed = false;
+  get(hash: string): TextEntry | undefined {
+    return this.map.get(hash);
+  }
+  set(hash: string, entry: TextEntry): void {
+    this.map.set(hash, entry);
+    this.changed = true;
+  }
+  async flush(keep: Set<string>): Promise<void> {
+    for (const h of [...this.map.keys()]) if (!keep.has(h)) this.map.delete(h);
+    this.changed = false;
+  }
+}
+
+/**
+ * A 53-bit hash of a template key: what the scan counts and stores (the keys are sentences and
+ * headings; a collision of two in one library is ~1 in 10^6 and only makes one sentence look shared).
+ */
+export function templateHash(key: string): number {
+  let h1 = 0x9e3779b9;
+  let h2 = 0x85ebca6b;
+  for (let i = 0; i < key.length; i++) {
+    const ch = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
 /** The pair scan's caches for one library; one instance per engine (the server's folder, one `check` run). */
 export class PairScanCache {
+  private texts: TextEntryStore = new MemoryTextStore();
+  /** Opens the attached store on first use (`prepare`). */
+  private opening: (() => Promise<TextEntryStore>) | null = null;
+  private opened: Promise<void> | null = null;
+  /** The content hashes of the library as last scanned: the text entries a flush keeps. */
+  private live: Set<string> | null = null;
+  private made = 0;
+  private flushing: Promise<void> = Promise.resolve();
   private readonly signatures = new Map<string, TextSignature>();
-  private readonly templates = new Map<string, string[]>();
   private rankingsKey = '';
   private rankings = new Map<string, ScopedRanking>();
   private readonly results = new Map<string, PairFinding[]>();
   /** Whether a result was added since the cache was read or last written. */
   dirty = false;
 
-  /** The text signature of a skill version (`make` computes it on a miss). */
+  /** Keeps text entries in the store `open` gives, opened when a scan first needs it. */
+  attachTextStore(open: () => Promise<TextEntryStore>): void {
+    this.opening = open;
+    this.opened = null;
+  }
+
+  /** Opens the attached store, once; a store that fails to open leaves the one in memory. */
+  async prepare(): Promise<void> {
+    if (!this.opening) return;
+    const open = this.opening;
+    this.opened ??= open().then(
+      (store) => {
+        this.texts = store;
+      },
+      () => undefined,
+    );
+    await this.opened;
+  }
+
+  /** The content hashes of the library a scan is over (what `flushTexts` keeps). */
+  noteLibrary(hashes: Set<string>): void {
+    this.live = hashes;
+  }
+
+  /** Whether text entries wait to be written. */
+  get textsChanged(): boolean {
+    return this.texts.changed;
+  }
+
+  /** Text entries made (not found) since the last flush. */
+  get textsMade(): number {
+    return this.made;
+  }
+
+  /**
+   * Keeps the text entries of the library last scanned, and writes them where the store does;
+   * one flush at a time (a file is written through one temporary name).
+   */
+  flushTexts(): Promise<void> {
+    const run = async () => {
+      if (!this.live || !this.texts.changed) return;
+      this.made = 0;
+      await this.texts.flush(this.live);
+    };
+    const next = this.flushing.then(run, run);
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The text entry of a skill version (`make` computes it on a miss). */
+  text(hash: string, make: () => TextEntry): TextEntry {
+    let e = this.texts.get(hash);
+    if (!e) {
+      this.texts.set(hash, (e = make()));
+      this.made++;
+    }
+    return e;
+  }
+
+  /** The full signature of a skill version, kept for the versions compared last. */
   signature(hash: string, make: () => TextSignature): TextSignature {
     let s = this.signatures.get(hash);
-    if (!s) this.signatures.set(hash, (s = make()));
+    if (s) this.signatures.delete(hash);
+    else s = make();
+    this.signatures.set(hash, s);
+    if (this.signatures.size > SIGNATURES_KEPT) this.signatures.delete(this.signatures.keys().next().value as string);
     return s;
-  }
-
-  /** The template keys of a skill version's sentences and headings (`make` computes them on a miss). */
-  templateKeys(hash: string, make: () => string[]): string[] {
-    let k = this.templates.get(hash);
-    if (!k) this.templates.set(hash, (k = make()));
-    return k;
-  }
-
-  /** Forgets what was kept for skill versions no longer in the library. */
-  pruneSignatures(keep: ReadonlySet<string>): void {
-    for (const h of this.signatures.keys()) if (!keep.has(h)) this.signatures.delete(h);
-    for (const h of this.templates.keys()) if (!keep.has(h)) this.templates.delete(h);
   }
 
   /** A routed probe of library state `library`; rankings of any other state are gone. */

@@ -20,8 +20,8 @@ import { throwIfCancelled } from '../types';
 import { SLICE_MS } from '../jobs/timeSliced';
 import { closeTo, direction, judgeCompetition, KEPT, partnersOf, SMALL_POOL, verifiedRequests } from './competition';
 import type { SkillProfiles } from './conflicts';
-import { CopyIndex, textSignature } from './copies';
-import { PAIR_SCAN_VERSION, PairScanCache } from './pairCache';
+import { CopyIndex, sketchOf, textSignature, type TextSignature } from './copies';
+import { PAIR_SCAN_VERSION, PairScanCache, templateHash, type TextEntry } from './pairCache';
 import { probeRequests, templateKey, type Probe } from './probes';
 import { resolveScanOptions, type PairScanOptions, type PairScanRun, type ProbeRouter, type RouterIdentity } from './scanRun';
 import { fragments } from '../route/rerankTraining';
@@ -97,6 +97,8 @@ function isDisabled(dense: unknown): boolean {
 export async function scanPairs(input: PairScanInput, skillId?: string, run: PairScanRun = {}): Promise<PairFinding[]> {
   const opts = resolveScanOptions(input.options, run.options);
   const cache = run.cache ?? new PairScanCache();
+  await cache.prepare();
+  cache.noteLibrary(new Set(input.docs.map((d) => d.hash)));
   const scan = new Scan(input, opts, cache, run);
   return skillId === undefined ? scan.library() : scan.focus(skillId);
 }
@@ -104,7 +106,9 @@ export async function scanPairs(input: PairScanInput, skillId?: string, run: Pai
 class Scan {
   private readonly byId: Map<string, SkillDoc>;
   private readonly probes = new Map<string, Probe[]>();
-  private shared: Map<string, number> | null = null;
+  private shared: Map<number, number> | null = null;
+  /** Full signatures this scan made for its text entries, until its copies are found. */
+  private fresh: Map<string, TextSignature> | null = null;
   /**
    * This scan's routed probes. The cache keeps them too, for the next scan of the same state, but
    * only for the latest state: a one-skill scan after an edit, run between the slices of a
@@ -138,11 +142,10 @@ class Scan {
     const hit = this.cache.result(this.key);
     if (hit) return [...hit];
     // Text work per skill a slice at a time (a branch switch brings thousands of new hashes at once).
-    await this.inSlices(docs, (d) => {
-      this.cache.signature(d.hash, () => textSignature(d));
-      this.templateKeysOf(d);
-    });
+    this.fresh = new Map();
+    await this.inSlices(docs, (d) => void this.textOf(d));
     const copies = await this.schedule(async () => this.copies());
+    this.fresh = null;
     await this.inSlices(docs, (d) => void this.probesOf(d));
     const copied = new Set(copies.map((p) => `${p.a}\n${p.b}`));
     const kept = docs.length <= SMALL_LIBRARY ? await this.routeAll(docs, copied) : await this.screenThenRoute(docs, copied);
@@ -154,7 +157,6 @@ class Scan {
     const found = [...copies, ...judged].sort(byPair);
     // Routed without the encoder it names, the result is not the key's: the next scan routes again.
     if (!this.degraded) this.cache.setResult(this.key, found);
-    this.cache.pruneSignatures(new Set(docs.map((d) => d.hash)));
     return found;
   }
 
@@ -264,7 +266,11 @@ class Scan {
 
   /** The library's copy pairs, or those of one skill. */
   private copies(focus?: string): PairFinding[] {
-    this.copyIndex ??= new CopyIndex(this.input.docs, (d) => this.cache.signature(d.hash, () => textSignature(d)));
+    this.copyIndex ??= new CopyIndex(
+      this.input.docs,
+      (d) => this.textOf(d).sketch,
+      (d) => this.fresh?.get(d.hash) ?? this.cache.signature(d.hash, () => textSignature(d)),
+    );
     return focus === undefined ? this.copyIndex.all() : this.copyIndex.of(focus);
   }
 
@@ -290,7 +296,7 @@ class Scan {
     let list = this.probes.get(doc.id);
     if (!list) {
       const shared = this.templateCounts();
-      list = probeRequests(doc, this.run.authored?.(doc.id) ?? [], MAX_PROBES, (key) => (shared.get(key) ?? 0) >= TEMPLATE_SKILLS);
+      list = probeRequests(doc, this.run.authored?.(doc.id) ?? [], MAX_PROBES, (key) => (shared.get(templateHash(key)) ?? 0) >= TEMPLATE_SKILLS);
       this.probes.set(doc.id, list);
     }
     return list;
@@ -300,23 +306,29 @@ class Scan {
    * In how many skills each sentence and heading occurs (template text is in many); copies, which
    * share their description, count once.
    */
-  private templateCounts(): Map<string, number> {
+  private templateCounts(): Map<number, number> {
     if (this.shared) return this.shared;
-    const counts = new Map<string, number>();
+    const counts = new Map<number, number>();
     const listings = new Set<string>();
     for (const d of this.input.docs) {
       if (listings.has(d.description)) continue;
       listings.add(d.description);
-      for (const k of this.templateKeysOf(d)) counts.set(k, (counts.get(k) ?? 0) + 1);
+      for (const k of this.textOf(d).templates) counts.set(k, (counts.get(k) ?? 0) + 1);
     }
     return (this.shared = counts);
   }
 
-  /** A skill's template keys (its description sentences and headings, normalised); kept per content hash. */
-  private templateKeysOf(d: SkillDoc): readonly string[] {
-    return this.cache.templateKeys(d.hash, () => {
+  /**
+   * A skill's text entry, kept per content hash: its copy sketch, and the hashes of its template
+   * keys (its description sentences and headings, normalised). Made from the whole body once per
+   * version; a reopened library reads them from the cache's store.
+   */
+  private textOf(d: SkillDoc): TextEntry {
+    return this.cache.text(d.hash, () => {
+      const sig = textSignature(d);
+      this.fresh?.set(d.hash, sig);
       const f = fragments(d);
-      return [...new Set([...f.description, ...f.headings].map(templateKey))];
+      return { sketch: sketchOf(sig), templates: [...new Set([...f.description, ...f.headings].map((x) => templateHash(templateKey(x))))] };
     });
   }
 
