@@ -78,18 +78,42 @@ describe('copies', () => {
       doc('a/broken', 'broken', '', ''),
       doc('a/also-broken', 'also-broken', '', ''),
     ];
-    const index = new CopyIndex(docs, sketch, (d) => textSignature(d));
-    const all = index.all();
+    const index = new CopyIndex(docs, sketch);
+    const all = index.all(textSignature);
     assert.deepEqual(all.map((p) => [p.a, p.b]), [['a/csv', 'b/csv']]);
     assert.match(all[0].explanation, /^\d+% of the text is the same; b\/csv is longer/);
-    assert.deepEqual(index.of('b/csv').map((p) => p.a), ['a/csv']);
-    const listing = new CopyIndex([doc('a/x', 'x', 'Review a pull request for security problems and style.', 'short'), doc('b/y', 'y', 'Review a pull request for security problems and style.', 'a different body entirely, with nothing in common')], sketch, (d) => textSignature(d)).all();
+    assert.deepEqual(index.of('b/csv', textSignature).map((p) => p.a), ['a/csv']);
+    const listing = new CopyIndex([doc('a/x', 'x', 'Review a pull request for security problems and style.', 'short'), doc('b/y', 'y', 'Review a pull request for security problems and style.', 'a different body entirely, with nothing in common')], sketch).all(textSignature);
     assert.match(listing[0]?.explanation ?? '', /^The same description \(an agent reads only that\)/);
+  });
+
+  it('kept up to date by update: only candidates get their shingles made, an edit re-judges only its own pairs', () => {
+    const topics = ['kubernetes helm charts rolling releases clusters', 'sourdough levain proofing bread ovens', 'invoice ledgers quarterly taxes receipts'];
+    const other = (i: number) => doc(`a/s${i}`, `s${i}`, `${topics[i - 1]} ${i}`, topics[i - 1].split(' ').map((w, k) => `${w}${k}${i}`).join(' ').repeat(3));
+    const docs = [doc('a/csv', 'csv', 'Clean messy CSV files before an import into a database.', body), doc('b/csv', 'csv', 'Clean messy CSV files before an import into a database.', body), ...[1, 2, 3].map(other)];
+    const asked: string[] = [];
+    const full = (d: SkillDoc) => (asked.push(d.id), textSignature(d));
+    const index = new CopyIndex(docs, sketch);
+    assert.deepEqual(index.all(full).map((p) => [p.a, p.b]), [['a/csv', 'b/csv']]);
+    assert.deepEqual(asked.sort(), ['a/csv', 'b/csv'], 'skills in no shared bucket are not read');
+    asked.length = 0;
+    assert.equal(index.update(docs, sketch), false);
+    assert.equal(index.update([...docs], sketch), false, 'the same skills: nothing re-bucketed');
+    assert.equal(index.all(full).length, 1);
+    assert.deepEqual(asked, [], 'judged pairs are remembered');
+    const edited = [docs[0], doc('b/csv', 'csv', 'Plan a sourdough bake with levain and proofing times at home.', 'Feed the starter, mix, fold, shape, proof and bake. '.repeat(4)), ...docs.slice(2)];
+    assert.equal(index.update(edited, sketch), true);
+    assert.deepEqual(index.all(full), []);
+    assert.deepEqual(index.of('a/csv', full), []);
+    assert.equal(index.update(docs.slice(0, 1).concat(docs.slice(2)), sketch), true);
+    assert.deepEqual(index.of('b/csv', full), [], 'a skill gone has no pairs');
+    assert.equal(index.update(docs, sketch), true);
+    assert.deepEqual(index.of('b/csv', full).map((p) => p.a), ['a/csv'], 'and back');
   });
 
   it('says which copy is newer when both declare a version', () => {
     const docs = [doc('a/csv', 'csv', 'Clean messy CSV files before import.', body, { version: '1.9.0' }), doc('b/csv', 'csv', 'Clean messy CSV files before import.', body, { metadata: { version: '1.10.0' } })];
-    assert.match(new CopyIndex(docs, sketch, (d) => textSignature(d)).all()[0].explanation, /b\/csv is newer \(version 1\.10\.0 vs 1\.9\.0\)/);
+    assert.match(new CopyIndex(docs, sketch).all(textSignature)[0].explanation, /b\/csv is newer \(version 1\.10\.0 vs 1\.9\.0\)/);
   });
 });
 

@@ -182,56 +182,110 @@ function whichCopy(x: SkillDoc, y: SkillDoc, sx: CopySketch, sy: CopySketch): { 
 /** Normalised name (or description) for "same skill" candidates. */
 const nameKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}#+]+/gu, '');
 
+/** One skill as the copy index holds it. */
+interface Held {
+  doc: SkillDoc;
+  sketch: CopySketch;
+  /** The buckets it is in. */
+  keys: string[];
+}
+
 /**
  * The copies among a library's skills: candidate buckets (MinHash bands, equal names and folder
- * names) built once from the skills' sketches, then the copy pairs of the whole library or of one
- * skill, judged on the full shingles of the candidates only. `sketchOf` gives each skill's sketch
- * (the scan keeps them per content hash); `signatureOf` its full signature, asked for candidates
- * alone (`all` asks once per skill). Pairs in any folders: a copy is worth knowing about wherever
- * it is.
+ * names) from the skills' sketches, then the copy pairs of the whole library or of one skill,
+ * judged on the full shingles of the candidates only. `update` brings it to the library's
+ * current skills, re-bucketing only the skills added, changed or gone (an edit re-buckets one of
+ * 20,000). `signatureOf` gives a skill's full signature, asked for candidates alone (`all` asks
+ * once per skill). Pairs in any folders: a copy is worth knowing about wherever it is.
  */
 export class CopyIndex {
-  private readonly buckets = new Map<string, number[]>();
-  private readonly sketches: CopySketch[];
-  private readonly at = new Map<string, number>();
+  private readonly buckets = new Map<string, string[]>();
+  private readonly held = new Map<string, Held>();
+  /** Judged pairs ("a\nb"), and the pairs judged of each skill (what a change of it forgets). */
   private readonly memo = new Map<string, PairFinding | null>();
-  /** The buckets each skill is in, by its index. */
-  private readonly keysOf: string[][];
+  private readonly memoOf = new Map<string, string[]>();
   private readonly ofMemo = new Map<string, PairFinding[]>();
+  /** The skill list of the last update. */
+  private source: readonly SkillDoc[] | null = null;
 
-  constructor(
-    private readonly docs: readonly SkillDoc[],
-    sketchOf: (doc: SkillDoc) => CopySketch,
-    private readonly signatureOf: (doc: SkillDoc) => TextSignature,
-  ) {
-    this.sketches = docs.map((d) => sketchOf(d));
-    this.keysOf = docs.map(() => []);
-    const key = (bucket: string, i: number) => {
-      let list = this.buckets.get(bucket);
-      if (!list) this.buckets.set(bucket, (list = []));
-      list.push(i);
-      this.keysOf[i].push(bucket);
-    };
-    docs.forEach((d, i) => {
-      this.at.set(d.id, i);
-      const mh = this.sketches[i].minhash;
-      for (let b = 0; b < BANDS; b++) key(`b${b}:${mh[b * ROWS]}:${mh[b * ROWS + 1]}`, i);
-      const lm = this.sketches[i].listingMinhash;
-      for (let b = 0; b < LISTING_BANDS; b++) key(`l${b}:${lm[b * ROWS]}:${lm[b * ROWS + 1]}`, i);
-      key(`n:${nameKey(d.name)}`, i);
-      key(`f:${nameKey(d.id.slice(d.id.lastIndexOf('/') + 1))}`, i);
-    });
+  constructor(docs: readonly SkillDoc[] = [], sketchOf?: (doc: SkillDoc) => CopySketch) {
+    if (sketchOf) this.update(docs, sketchOf);
+  }
+
+  /** Brings the index to `docs` (`sketchOf` asked for the skills added or changed); whether anything changed. */
+  update(docs: readonly SkillDoc[], sketchOf: (doc: SkillDoc) => CopySketch): boolean {
+    if (docs === this.source) return false;
+    this.source = docs;
+    let changed = false;
+    const present = new Set<string>();
+    for (const d of docs) {
+      present.add(d.id);
+      const h = this.held.get(d.id);
+      if (h && h.doc.hash === d.hash) {
+        h.doc = d;
+        continue;
+      }
+      if (h) this.drop(d.id);
+      this.add(d, sketchOf(d));
+      this.forget(d.id);
+      changed = true;
+    }
+    if (this.held.size > present.size) {
+      for (const id of [...this.held.keys()]) {
+        if (present.has(id)) continue;
+        this.drop(id);
+        this.forget(id);
+        changed = true;
+      }
+    }
+    // Another skill's copies may include the one that changed.
+    if (changed) this.ofMemo.clear();
+    return changed;
+  }
+
+  /** Forgets the judged pairs of `id`. */
+  private forget(id: string): void {
+    for (const key of this.memoOf.get(id) ?? []) this.memo.delete(key);
+    this.memoOf.delete(id);
+  }
+
+  private add(doc: SkillDoc, sketch: CopySketch): void {
+    const keys: string[] = [];
+    const mh = sketch.minhash;
+    for (let b = 0; b < BANDS; b++) keys.push(`b${b}:${mh[b * ROWS]}:${mh[b * ROWS + 1]}`);
+    const lm = sketch.listingMinhash;
+    for (let b = 0; b < LISTING_BANDS; b++) keys.push(`l${b}:${lm[b * ROWS]}:${lm[b * ROWS + 1]}`);
+    keys.push(`n:${nameKey(doc.name)}`, `f:${nameKey(doc.id.slice(doc.id.lastIndexOf('/') + 1))}`);
+    for (const k of keys) {
+      const list = this.buckets.get(k);
+      if (list) list.push(doc.id);
+      else this.buckets.set(k, [doc.id]);
+    }
+    this.held.set(doc.id, { doc, sketch, keys });
+  }
+
+  private drop(id: string): void {
+    const h = this.held.get(id);
+    if (!h) return;
+    for (const k of h.keys) {
+      const list = this.buckets.get(k);
+      if (!list) continue;
+      const at = list.indexOf(id);
+      if (at >= 0) list.splice(at, 1);
+      if (!list.length) this.buckets.delete(k);
+    }
+    this.held.delete(id);
   }
 
   /** Every copy pair of the library, `a` < `b`, sorted. */
-  all(): PairFinding[] {
+  all(signatureOf: (doc: SkillDoc) => TextSignature): PairFinding[] {
     const out: PairFinding[] = [];
     const seen = new Set<string>();
     // Each skill's shingles made once for this call, and let go after it.
-    const made = new Map<number, TextSignature>();
-    const full = (i: number) => {
-      let sig = made.get(i);
-      if (!sig) made.set(i, (sig = this.signatureOf(this.docs[i])));
+    const made = new Map<string, TextSignature>();
+    const full = (h: Held) => {
+      let sig = made.get(h.doc.id);
+      if (!sig) made.set(h.doc.id, (sig = signatureOf(h.doc)));
       return sig;
     };
     for (const list of this.buckets.values()) {
@@ -242,50 +296,57 @@ export class CopyIndex {
   }
 
   /** The copy pairs involving skill `id`. */
-  of(id: string): PairFinding[] {
+  of(id: string, signatureOf: (doc: SkillDoc) => TextSignature): PairFinding[] {
     const memo = this.ofMemo.get(id);
     if (memo) return memo;
-    const i = this.at.get(id);
-    if (i === undefined) return [];
+    const h = this.held.get(id);
+    if (!h) return [];
     const out: PairFinding[] = [];
     const seen = new Set<string>();
-    const full = (k: number) => this.signatureOf(this.docs[k]);
-    for (const bucket of this.keysOf[i]) for (const j of this.buckets.get(bucket)!) if (j !== i) this.take(i, j, seen, out, full);
+    const full = (x: Held) => signatureOf(x.doc);
+    for (const bucket of h.keys) for (const other of this.buckets.get(bucket) ?? []) if (other !== id) this.take(id, other, seen, out, full);
     out.sort(byPair);
     this.ofMemo.set(id, out);
     return out;
   }
 
-  private take(i: number, j: number, seen: Set<string>, out: PairFinding[], full: (i: number) => TextSignature): void {
-    const [x, y] = this.docs[i].id < this.docs[j].id ? [i, j] : [j, i];
-    const key = `${x}:${y}`;
+  private take(i: string, j: string, seen: Set<string>, out: PairFinding[], full: (h: Held) => TextSignature): void {
+    const [x, y] = i < j ? [i, j] : [j, i];
+    const key = `${x}\n${y}`;
     if (seen.has(key)) return;
     seen.add(key);
     let found = this.memo.get(key);
-    if (found === undefined) this.memo.set(key, (found = this.judge(x, y, full)));
+    if (found === undefined) {
+      this.memo.set(key, (found = this.judge(this.held.get(x)!, this.held.get(y)!, full)));
+      for (const id of [x, y]) {
+        const list = this.memoOf.get(id);
+        if (list) list.push(key);
+        else this.memoOf.set(id, [key]);
+      }
+    }
     if (found) out.push(found);
   }
 
-  private judge(x: number, y: number, full: (i: number) => TextSignature): PairFinding | null {
-    const kx = this.sketches[x];
-    const ky = this.sketches[y];
+  private judge(hx: Held, hy: Held, full: (h: Held) => TextSignature): PairFinding | null {
+    const kx = hx.sketch;
+    const ky = hy.sketch;
     const byText = Math.min(kx.words, ky.words) >= MIN_WORDS;
     const byListing = Math.min(kx.listingWords, ky.listingWords) >= MIN_LISTING_WORDS;
     if (!byText && !byListing) return null;
-    const sx = full(x);
-    const sy = full(y);
+    const sx = full(hx);
+    const sy = full(hy);
     const r = byText ? resemblance(sx.shingles, sy.shingles) : 0;
     const listing = r < COPY_RESEMBLANCE && byListing ? resemblance(sx.listing, sy.listing) : 0;
     if (r < COPY_RESEMBLANCE && listing < LISTING_RESEMBLANCE) return null;
-    const which = whichCopy(this.docs[x], this.docs[y], kx, ky);
+    const which = whichCopy(hx.doc, hy.doc, kx, ky);
     const what =
       r >= 0.999 ? 'The same text'
       : r >= COPY_RESEMBLANCE ? `${Math.floor(r * 100)}% of the text is the same`
       : `${listing >= 0.999 ? 'The same description' : 'Nearly the same description'} (an agent reads only that), ${Math.floor(r * 100)}% of the whole text`;
     return {
       kind: 'copy',
-      a: this.docs[x].id,
-      b: this.docs[y].id,
+      a: hx.doc.id,
+      b: hy.doc.id,
       similarity: Math.max(r, listing),
       reason: 'function_redundant',
       explanation: `${what}; ${which.note}. Keep one, or keep both in step.`,

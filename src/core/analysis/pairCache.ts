@@ -7,7 +7,7 @@
  * text entries can live in a store of their own (the node side: a file beside the results), so
  * the first edit after a reopen does not read every skill's body again.
  */
-import type { CopySketch, TextSignature } from './copies';
+import { CopyIndex, type CopySketch, type TextSignature } from './copies';
 import type { PairFinding, ScopedRanking } from './types';
 
 /** Bump when what a scan finds for the same library changes (rules, probes, messages). */
@@ -88,6 +88,8 @@ export class PairScanCache {
   private made = 0;
   private flushing: Promise<void> = Promise.resolve();
   private readonly signatures = new Map<string, TextSignature>();
+  /** The copy index of the library last scanned (each scan brings it up to date). */
+  readonly copyIndex = new CopyIndex();
   private rankingsKey = '';
   private rankings = new Map<string, ScopedRanking>();
   private readonly results = new Map<string, PairFinding[]>();

@@ -20,7 +20,7 @@ import { throwIfCancelled } from '../types';
 import { SLICE_MS } from '../jobs/timeSliced';
 import { closeTo, direction, judgeCompetition, KEPT, partnersOf, SMALL_POOL, verifiedRequests } from './competition';
 import type { SkillProfiles } from './conflicts';
-import { CopyIndex, sketchOf, textSignature, type TextSignature } from './copies';
+import { sketchOf, textSignature, type TextSignature } from './copies';
 import { PAIR_SCAN_VERSION, PairScanCache, templateHash, type TextEntry } from './pairCache';
 import { probeRequests, templateKey, type Probe } from './probes';
 import { resolveScanOptions, type PairScanOptions, type PairScanRun, type ProbeRouter, type RouterIdentity } from './scanRun';
@@ -262,16 +262,14 @@ class Scan {
     return pairLibraryKey(this.input.docs, this.router, this.opts, this.run.authored);
   }
 
-  private copyIndex: CopyIndex | null = null;
-
-  /** The library's copy pairs, or those of one skill. */
+  /** The library's copy pairs, or those of one skill (the cache's copy index, brought to this library first). */
   private copies(focus?: string): PairFinding[] {
-    this.copyIndex ??= new CopyIndex(
-      this.input.docs,
-      (d) => this.textOf(d).sketch,
-      (d) => this.fresh?.get(d.hash) ?? this.cache.signature(d.hash, () => textSignature(d)),
-    );
-    return focus === undefined ? this.copyIndex.all() : this.copyIndex.of(focus);
+    // A scan of another state may have moved the index between this scan's slices: brought back
+    // (re-bucketing the few skills that differ), so each scan reads the copies of its own library.
+    const index = this.cache.copyIndex;
+    index.update(this.input.docs, (d) => this.textOf(d).sketch);
+    const full = (d: SkillDoc) => this.fresh?.get(d.hash) ?? this.cache.signature(d.hash, () => textSignature(d));
+    return focus === undefined ? index.all(full) : index.of(focus, full);
   }
 
   /**
