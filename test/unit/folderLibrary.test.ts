@@ -35,6 +35,7 @@ describe('FolderLibrary', () => {
 
   it('runIdle waits until nothing else is queued: work queued after it still goes first', async () => {
     const lib = new FolderLibrary('file:///lib', '/lib', SILENT_LOGGER, 0);
+    lib.idleQuietMs = 0;
     const order: string[] = [];
     const tick = () => new Promise<void>((r) => setTimeout(r, 5));
     const a = lib.run(async () => (await tick(), order.push('a')));
@@ -49,6 +50,25 @@ describe('FolderLibrary', () => {
     assert.equal(await idle, 'done');
     assert.deepEqual(order, ['a', 'c', 'd', 'idle']);
     assert.equal(await lib.runIdle(async () => 'at once'), 'at once', 'an idle queue runs it');
+  });
+
+  it('runIdle also waits for a quiet time after other work: a job queued within it goes first', async () => {
+    const lib = new FolderLibrary('file:///lib', '/lib', SILENT_LOGGER, 0);
+    lib.idleQuietMs = 300;
+    const order: string[] = [];
+    await lib.run(async () => void order.push('edit'));
+    const idle = lib.runIdle(async () => void order.push('idle'));
+    // The queue is empty now; the edit's next slice comes a moment later.
+    await new Promise((r) => setTimeout(r, 10));
+    await lib.run(async () => void order.push('next slice'));
+    await idle;
+    assert.deepEqual(order, ['edit', 'next slice', 'idle']);
+    // The quiet time since 'next slice' has passed; the idle job itself does not start another.
+    const again = lib.runIdle(async () => void order.push('idle again'));
+    await new Promise((r) => setTimeout(r, 50));
+    await lib.run(async () => void order.push('later'));
+    await again;
+    assert.deepEqual(order.slice(3), ['idle again', 'later'], 'idle work does not hold back idle work');
   });
 
   it('writes the cache once updates pause, on the queue', async () => {
