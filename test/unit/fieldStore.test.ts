@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { StoredFields } from '../../src/core/index/caches';
 import { FieldCache } from '../../src/core/route/rerankFeatures';
+import { TermTable } from '../../src/core/route/termSet';
 import type { SkillDoc } from '../../src/core/types';
 import { analyse } from '../../src/core/text/analyse';
 import { splitPassages } from '../../src/core/text/passages';
@@ -182,5 +183,20 @@ describe('FileFieldStore (reranker fields by skill content)', () => {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+describe('TermSet (the field cache\'s compact term sets)', () => {
+  it('holds each term once, answers by term or by id, and iterates its terms', () => {
+    const table = new TermTable();
+    const early = table.idOf('ocr');
+    const set = table.setOf(['scan', 'ocr', 'pages', 'ocr']);
+    assert.equal(set.size, 3);
+    assert.ok(set.has('ocr') && set.hasId(early), 'an id given before the set was made is the one it holds');
+    assert.equal(set.has('invoice'), false);
+    assert.equal(set.hasId(table.idOf('invoice')), false);
+    assert.deepEqual([...set].sort(), ['ocr', 'pages', 'scan']);
+    assert.equal(table.setOf([]).size, 0);
+    assert.equal(table.setOf(['scan']).hasId(table.find('scan')), true, 'sets of one table share ids');
   });
 });

@@ -39,7 +39,7 @@ export function passageMatcher(req: AnalysedRequest, ctx: TextContext): PassageM
  */
 export function bestPassage(doc: SkillDoc, passages: readonly Passage[], fields: SkillFields, denseRow: number | undefined, m: PassageMatcher): MatchedPassage | null {
   let best: { field: MatchedPassage['field']; text: string; heading?: string; line?: number; score: number } | undefined;
-  const consider = (field: MatchedPassage['field'], text: string, terms: ReadonlySet<string>, heading: string | undefined, line: number | undefined, bonus: number) => {
+  const consider = (field: MatchedPassage['field'], text: string, terms: Iterable<string>, heading: string | undefined, line: number | undefined, bonus: number) => {
     if (!text) return;
     let hits = 0;
     for (const t of terms) if (m.terms.has(t)) hits++;

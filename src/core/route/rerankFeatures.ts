@@ -19,6 +19,7 @@ import type { SkillDoc } from '../types';
 import { hasCjk } from '../text/analyse';
 import { nameKeys } from './crossRefs';
 import { cleanMarkdown, headings, type Passage } from '../text/passages';
+import { TermTable, type TermSet } from './termSet';
 
 /** One first-stage candidate as the reranker sees it. */
 export interface RerankCandidate {
@@ -34,13 +35,13 @@ export interface RerankCandidate {
 /** Analysed term sets of one skill's fields, computed once per skill version. */
 export interface SkillFields {
   hash: string;
-  readonly name: Set<string>;
-  description: Set<string>;
-  readonly headings: Set<string>;
-  readonly body: Set<string>;
-  passages: Set<string>[];
+  readonly name: TermSet;
+  description: TermSet;
+  readonly headings: TermSet;
+  readonly body: TermSet;
+  passages: TermSet[];
   /** English senses of a Chinese skill's name, description and headings (the bridge); empty otherwise. */
-  readonly bridge: Set<string>;
+  readonly bridge: TermSet;
 }
 
 /** Body text analysed per skill; very long bodies rarely match past this. */
@@ -67,6 +68,8 @@ export class FieldCache {
   private readonly byId = new Map<string, SkillFields>();
   /** Fields analysed since the last `save`, by store key (at most `max`: the store keeps fewer). */
   private readonly unsaved = new Map<string, SkillFields>();
+  /** The terms every held field's ids point into (see `TermSet`). */
+  readonly terms = new TermTable();
 
   constructor(
     private readonly analyser: (text: string) => string[],
@@ -120,30 +123,32 @@ export class FieldCache {
 
   private restored(doc: SkillDoc, kept: StoredFields): SkillFields {
     const bridge = this.bridge;
-    let bridged: Set<string> | undefined;
+    const t = this.terms;
+    let bridged: TermSet | undefined;
     return {
       hash: doc.hash,
-      name: new Set(kept.name),
-      description: new Set(kept.description),
-      headings: new Set(kept.headings),
-      body: new Set(kept.body),
-      passages: kept.passages.map((p) => new Set(p)),
+      name: t.setOf(kept.name),
+      description: t.setOf(kept.description),
+      headings: t.setOf(kept.headings),
+      body: t.setOf(kept.body),
+      passages: kept.passages.map((p) => t.setOf(p)),
       get bridge() {
-        bridged ??= new Set(bridge?.(doc) ?? []);
+        bridged ??= t.setOf(bridge?.(doc) ?? []);
         return bridged;
       },
     };
   }
 
   private analysed(doc: SkillDoc, passages: readonly Passage[]): SkillFields {
-    const a = (text: string) => new Set(this.analyser(text));
+    const t = this.terms;
+    const a = (text: string) => t.setOf(this.analyser(text));
     const bridge = this.bridge;
     // Picking the passage to show reads the description and passages only; the rest is analysed
     // when a feature first reads it (a Chinese skill's bridge terms cost most).
-    let name: Set<string> | undefined;
-    let heads: Set<string> | undefined;
-    let body: Set<string> | undefined;
-    let bridged: Set<string> | undefined;
+    let name: TermSet | undefined;
+    let heads: TermSet | undefined;
+    let body: TermSet | undefined;
+    let bridged: TermSet | undefined;
     return {
       hash: doc.hash,
       get name() {
@@ -161,7 +166,7 @@ export class FieldCache {
       },
       passages: passages.slice(0, PASSAGES).map((p) => a(`${p.heading} ${p.text}`)),
       get bridge() {
-        bridged ??= new Set(bridge?.(doc) ?? []);
+        bridged ??= t.setOf(bridge?.(doc) ?? []);
         return bridged;
       },
     };
@@ -300,9 +305,13 @@ export function listFeatures(req: RerankRequest): ListFeatures {
     if (c.dense !== null && c.dense > maxDense) maxDense = c.dense;
     if (c.fused > maxFused) maxFused = c.fused;
   }
-  const covered = (set: ReadonlySet<string>): number => {
+  // The request's terms as ids of the fields' table, looked up once (fields analysed below, or
+  // read lazily later, give the same term the same id).
+  const table = req.fields.terms;
+  const qIds: [number, number][] = [...qIndex].map(([t, i]) => [table.idOf(t), i]);
+  const covered = (...sets: TermSet[]): number => {
     let s = 0;
-    for (const [t, i] of qIndex) if (set.has(t)) s += termWeights[i];
+    for (const [id, i] of qIds) if (sets.some((set) => set.hasId(id))) s += termWeights[i];
     return s;
   };
 
@@ -330,7 +339,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
     let bestPassage = 0;
     for (const p of f.passages) bestPassage = Math.max(bestPassage, covered(p));
     const cover: number[] = [];
-    for (const [t, i] of qIndex) if (f.name.has(t) || f.description.has(t) || f.headings.has(t) || f.bridge.has(t)) cover.push(i);
+    for (const [id, i] of qIds) if (f.name.hasId(id) || f.description.hasId(id) || f.headings.hasId(id) || f.bridge.hasId(id)) cover.push(i);
     covers.push(cover);
     const facets = profile?.facets ?? {};
     const clash = facetMismatches(request.facets, facets).length > 0 ? 1 : 0;
@@ -346,7 +355,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
       nameCoverage: f.name.size ? nameHits / f.name.size : 0,
       nameMention,
       descriptionCoverage: f.description.size ? descHits / Math.sqrt(f.description.size * Math.max(qIndex.size, 1)) : 0,
-      requestInNameDescription: covered(union(union(f.name, f.description), f.bridge)),
+      requestInNameDescription: covered(f.name, f.description, f.bridge),
       requestInHeadings: covered(f.headings),
       requestInBody: covered(f.body),
       requestInBestPassage: bestPassage,
@@ -435,12 +444,6 @@ export function contextFeatures(lf: ListFeatures, order: readonly number[]): num
     out[i] = CONTEXT_FEATURES.map((name) => row[name]);
     for (const t of lf.covers[i]) seen.add(t);
   });
-  return out;
-}
-
-function union(a: Set<string>, b: Set<string>): Set<string> {
-  const out = new Set(a);
-  for (const t of b) out.add(t);
   return out;
 }
 
