@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { ParseCache } from '../core/index/caches';
 import type { SkillDoc } from '../core/types';
 import type { Logger } from '../core/types';
-import { SILENT_LOGGER } from '../core/types';
+import { PEEK, SILENT_LOGGER } from '../core/types';
 import { Checksum, KeyedCacheFile, StaleCacheFile } from './cacheFile';
 
 const MAGIC = 'SRPS1\n';
@@ -108,15 +108,18 @@ function encodeField(field: LazyField, value: unknown): Buffer {
  */
 function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer, decoded: (value: unknown) => void): void {
   const settle = (value: unknown) => Object.defineProperty(doc, field, { value, writable: true, enumerable: true, configurable: true });
+  const get = () => {
+    const value = decodeField(field, bytes);
+    settle(value);
+    decoded(value);
+    return value;
+  };
+  // `peekBody` (core/types.ts) decodes without settling.
+  Object.defineProperty(get, PEEK, { value: () => decodeField(field, bytes) });
   Object.defineProperty(doc, field, {
     enumerable: true,
     configurable: true,
-    get() {
-      const value = decodeField(field, bytes);
-      settle(value);
-      decoded(value);
-      return value;
-    },
+    get,
     set(value: unknown) {
       settle(value);
     },

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { peekBody } from '../../src/core/types';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -79,7 +80,10 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     const a = c.get('a')!;
     for (const f of ['body', 'frontMatter', 'keyRanges', 'findings']) assert.equal(typeof Object.getOwnPropertyDescriptor(a, f)!.get, 'function', `${f} not decoded yet`);
     assert.deepEqual(Object.keys(a), Object.keys(doc('a')));
+    assert.equal(peekBody(a), doc('a').body, 'peeked');
+    assert.equal(typeof Object.getOwnPropertyDescriptor(a, 'body')!.get, 'function', 'a peek keeps nothing decoded');
     assert.equal(a.body, doc('a').body);
+    assert.equal(peekBody(a), doc('a').body, 'a decoded body peeks as itself');
     assert.equal(Object.getOwnPropertyDescriptor(a, 'body')!.value, doc('a').body, 'decoded once, then a plain value');
     assert.equal(Object.getPrototypeOf(a.keyRanges), null);
     assert.ok((a.frontMatter.metadata as { updated: unknown }).updated instanceof Date);

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { simulateListing, type ListableSkill } from '../../src/core/profiles';
+import { listedDoc } from '../../src/core/route/listingView';
 import { createSkillService } from '../../src/core/route/skillService';
+import type { SkillDoc } from '../../src/core/types';
 import { BODY_ONLY_REQUEST, bodyOnlyLibrary, FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 
 const s = (name: string, description: string, extra: Record<string, unknown> = {}): ListableSkill => ({ id: `lib/${name}`, name, frontMatter: { name, description, ...extra } });
@@ -49,6 +51,19 @@ describe('client listings (core/profiles simulateListing)', () => {
 });
 
 describe('routing over a listing (route view)', () => {
+  it('a listed skill is made without reading its body (a snapshot decodes a body when read, for good)', () => {
+    let reads = 0;
+    const doc = { id: 'a/pdf', name: 'pdf', description: 'Extract PDF tables.', hash: 'h1', findings: [{ code: 'x' }] } as unknown as SkillDoc;
+    Object.defineProperty(doc, 'body', { enumerable: true, configurable: true, get: () => (reads++, '# Tables\nUse pdfplumber.') });
+    const listed = listedDoc(doc, 'Extract PDF…');
+    assert.equal(reads, 0);
+    assert.deepEqual([listed.description, listed.body, listed.findings, listed.name], ['Extract PDF…', '', [], 'pdf']);
+    assert.match(listed.hash, /^h1~listed:/);
+    assert.deepEqual(Object.keys(listed), Object.keys(doc), 'the same fields in the same order');
+    assert.equal(doc.body, '# Tables\nUse pdfplumber.', 'the skill itself keeps its body');
+    assert.equal(doc.description, 'Extract PDF tables.');
+  });
+
   it('ranks what the client lists: a skill found by its body falls when only its name and description are seen', async () => {
     const files = bodyOnlyLibrary();
     const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
