@@ -17,7 +17,8 @@ import { SILENT_LOGGER } from '../core/types';
 import { Checksum, KeyedCacheFile, readFrame, StaleCacheFile, writeFrame, type DataChecksum } from './cacheFile';
 
 const MAGIC = Buffer.from('SRTX1\n');
-const VERSION = 1;
+// 2: template keys hashed by hash53 (core/text/hash.ts).
+const VERSION = 2;
 export const TEXT_ENTRY_FILE = 'copy-sketches.bin';
 
 type Header = { version: number; text: number; listing: number; entries: [string, number][] } & DataChecksum;

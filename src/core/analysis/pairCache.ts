@@ -7,6 +7,7 @@
  * text entries can live in a store of their own (the node side: a file beside the results), so
  * the first edit after a reopen does not read every skill's body again.
  */
+import { hash53 } from '../text/hash';
 import { CopyIndex, type CopySketch, type TextSignature } from './copies';
 import type { PairFinding, ScopedRanking } from './types';
 
@@ -65,16 +66,7 @@ export class MemoryTextStore implements TextEntryStore {
  * headings; a collision of two in one library is ~1 in 10^6 and only makes one sentence look shared).
  */
 export function templateHash(key: string): number {
-  let h1 = 0x9e3779b9;
-  let h2 = 0x85ebca6b;
-  for (let i = 0; i < key.length; i++) {
-    const ch = key.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  return hash53(key);
 }
 
 /** The pair scan's caches for one library; one instance per engine (the server's folder, one `check` run). */
