@@ -41,6 +41,8 @@ const common = {
 
 const entries = {
   'dist/cli.js': 'src/cli/main.ts',
+  // bin/skill-router.js: loads dist/cli.js with V8's code cache.
+  'dist/launch.js': 'src/cli/launch.ts',
   'dist/buildModels.js': 'src/node/buildModels.ts',
   'dist/server.js': 'src/server/main.ts',
   'dist/extension.js': 'src/client/extension.ts',

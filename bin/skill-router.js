@@ -1,3 +1,4 @@
 #!/usr/bin/env node
 'use strict';
-require('../dist/cli.js').runAsProcess();
+// dist/launch.js loads the CLI bundle with V8's code cache (src/cli/launch.ts).
+require('../dist/launch.js').launch(require.resolve('../dist/cli.js'));
