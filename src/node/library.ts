@@ -23,6 +23,7 @@ import { FileAnalysisCache } from './analysisSnapshot';
 import { FileParseCache } from './parseSnapshot';
 import { FileReferenceCache } from './referenceCache';
 import { FileFieldStore } from './fieldStore';
+import { FileLexicalSnapshot } from './lexicalSnapshot';
 import type { BilingualDictionary } from '../core/text/translator';
 import type { Segmenter } from '../core/text/analyse';
 import { JsonlWorkspace } from './jsonlWorkspace';
@@ -193,6 +194,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     parseCache,
     referenceCache,
     fieldStore,
+    ...(opts.parseOnly ? {} : { lexicalSnapshot: new FileLexicalSnapshot(cacheRoot, log) }),
     indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log, exactBelow: opts.exactSearchBelow, efSearch: HNSW_EF_SEARCH }),
     segmenter,
     dictionary,

@@ -6,7 +6,7 @@
 import { analyse } from '../text/analyse';
 import { cleanMarkdown, splitPassages } from '../text/passages';
 import type { SkillDoc } from '../types';
-import type { TermCounts } from './lexicalIndex';
+import type { LexicalState, TermCounts } from './lexicalIndex';
 
 /**
  * Bump when what a skill's lexical analysis produces changes in a way the probe in the engine's
@@ -102,6 +102,16 @@ export interface FieldStore {
   set(key: string, fields: StoredFields): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
   flush(keep: Set<string>): Promise<void>;
+}
+
+/**
+ * A library's lexical index as a batch built it, keyed by what the batch was (each skill's id and
+ * analysis key, in order: see `LexicalSnapshots`), so a reopen restores it instead of building
+ * its postings again. `read` gives null for another signature, no file or a damaged one.
+ */
+export interface LexicalSnapshotStore {
+  read(signature: string): Promise<LexicalState | null>;
+  write(signature: string, state: LexicalState): Promise<void>;
 }
 
 /**

@@ -79,6 +79,20 @@ export const DEFAULT_BM25: Bm25Params = {
   b: [0.3, 0.5, 0.5, 1, 0.5, 1],
 };
 
+/** A whole index as arrays (`LexicalIndex.state`, `restore`): slot order, term ids, postings by term. */
+export interface LexicalState {
+  keys: readonly string[];
+  /** F term counts per document, by slot. */
+  lengths: Uint32Array;
+  terms: readonly string[];
+  from: Uint32Array;
+  docs: Uint32Array;
+  /** F frequencies per posting (see `LexicalIndex.blockTf`). */
+  tf: Uint8Array;
+  /** Terms with a frequency over 255: their postings' F frequencies each. */
+  wide: readonly (readonly [number, Uint32Array])[];
+}
+
 /** Entries appended to a term's postings since the blocks were last built. */
 interface Tail {
   docs: number[];
@@ -108,9 +122,9 @@ export class LexicalIndex {
    * a frequency over NARROW_MAX.
    */
   private blockTerms = 0;
-  private blockFrom = new Uint32Array(1);
-  private blockDocs = new Uint32Array(0);
-  private blockTf = new Uint8Array(0);
+  private blockFrom: Uint32Array = new Uint32Array(1);
+  private blockDocs: Uint32Array = new Uint32Array(0);
+  private blockTf: Uint8Array = new Uint8Array(0);
   private wideTf = new Map<number, Uint32Array>();
   /** Entries added one by one since the last build, by term id; they follow the block's. */
   private readonly tails = new Map<number, Tail>();
@@ -125,6 +139,7 @@ export class LexicalIndex {
   private readonly dfCache = new Map<string, number>();
   /** `nativeDocs` results (null: no document) and their counts, since the last change. */
   private readonly nativeDocsCache = new Map<string, { bits: Uint32Array | null; n: number }>();
+  private changes = 0;
 
   constructor(
     readonly params: Bm25Params = DEFAULT_BM25,
@@ -356,6 +371,58 @@ export class LexicalIndex {
   private forgetDf(): void {
     this.dfCache.clear();
     this.nativeDocsCache.clear();
+    this.changes++;
+  }
+
+  /** Changes so far (any upsert or removal): what `state` was taken at. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /**
+   * The index as arrays, which `restore` makes the same index from (a library's snapshot, see
+   * node/lexicalSnapshot.ts); null unless every entry is in the blocks (right after a batch).
+   */
+  state(): LexicalState | null {
+    if (this.dead || this.tails.size || this.termIds.size !== this.blockTerms) return null;
+    const terms = new Array<string>(this.blockTerms);
+    for (const [term, id] of this.termIds) terms[id] = term;
+    const n = this.keyOf.length;
+    const lengths = new Uint32Array(n * F);
+    for (let slot = 0; slot < n; slot++) for (let f = 0; f < F; f++) lengths[slot * F + f] = this.lengths[f][slot];
+    return { keys: [...this.keyOf], lengths, terms, from: this.blockFrom, docs: this.blockDocs, tf: this.blockTf, wide: [...this.wideTf] };
+  }
+
+  /** Makes this empty index the one `state` was taken of; throws, leaving it empty, when the arrays do not hold together. */
+  restore(st: LexicalState): void {
+    if (this.keyOf.length || this.termIds.size) throw new Error('restore needs an empty index');
+    const n = st.keys.length;
+    const T = st.terms.length;
+    const P = st.docs.length;
+    const bad = (what: string) => new Error(`lexical state: ${what}`);
+    if (st.lengths.length !== n * F || st.from.length !== T + 1 || st.from[0] !== 0 || st.from[T] !== P || st.tf.length !== P * F) throw bad('sizes');
+    for (let t = 0; t < T; t++) if (st.from[t + 1] < st.from[t]) throw bad('postings out of order');
+    for (let i = 0; i < P; i++) if (st.docs[i] >= n) throw bad('a posting past the documents');
+    for (const [t, tf] of st.wide) if (!(t < T) || tf.length !== (st.from[t + 1] - st.from[t]) * F) throw bad('wide frequencies');
+    const slots = new Map(st.keys.map((k, i) => [k, i]));
+    const ids = new Map(st.terms.map((t, i) => [t, i]));
+    if (slots.size !== n || ids.size !== T) throw bad('repeated keys or terms');
+    this.termIds = ids;
+    this.blockTerms = T;
+    this.blockFrom = st.from;
+    this.blockDocs = st.docs;
+    this.blockTf = st.tf;
+    this.wideTf = new Map(st.wide);
+    st.keys.forEach((key, slot) => {
+      this.keyOf.push(key);
+      this.alive.push(true);
+      this.slotOf.set(key, slot);
+    });
+    for (let f = 0; f < F; f++) {
+      for (let slot = 0; slot < n; slot++) this.lengths[f][slot] = st.lengths[slot * F + f];
+      this.totals[f] = this.lengths[f].reduce((a, b) => a + b, 0);
+    }
+    this.forgetDf();
   }
 
   /** Every indexed term with its document frequency among live documents (for background statistics). */

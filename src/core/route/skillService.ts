@@ -10,7 +10,8 @@ import { scanPairs } from '../analysis/pairScan';
 import type { PairScanRun } from '../analysis/scanRun';
 import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
-import { ANALYSIS_VERSION, analysisFingerprint, type AnalysisCache, type FieldStore, type ParseCache, type ReferenceCache } from '../index/caches';
+import { ANALYSIS_VERSION, analysisFingerprint, type AnalysisCache, type FieldStore, type LexicalSnapshotStore, type ParseCache, type ReferenceCache } from '../index/caches';
+import { LexicalSnapshots } from '../index/lexicalSnapshots';
 import { readSkills } from '../index/readSkills';
 import { runTimeSliced, SLICE_MS, yieldToLoop } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
@@ -61,6 +62,8 @@ export interface SkillServiceInit {
   referenceCache?: ReferenceCache;
   /** Persisted reranker fields of skills (see `FieldStore`); written when the engine is disposed or flushed. */
   fieldStore?: FieldStore;
+  /** The lexical index as the first index built it (see `LexicalSnapshots`); written with the analyses. */
+  lexicalSnapshot?: LexicalSnapshotStore;
   /** Makes the vector index; exact search when absent. */
   indexFactory?: (dims: number) => VectorIndex;
   segmenter?: Segmenter;
@@ -128,6 +131,7 @@ class Engine implements RoutingEngine {
   private readonly profileIds: readonly ProfileId[];
   private readonly entries = new Map<string, SkillEntry>();
   private readonly lexical: LexicalIndex;
+  private readonly snapshots: LexicalSnapshots;
   /** The background term statistics and their weight, when given. */
   private readonly prior: BackgroundPrior | null;
   private readonly text: TextContext;
@@ -158,6 +162,7 @@ class Engine implements RoutingEngine {
     this.profileIds = init.profiles ?? ['spec'];
     this.prior = init.background && this.settings.backgroundWeight > 0 ? { frequencies: init.background, weight: this.settings.backgroundWeight } : null;
     this.lexical = new LexicalIndex(this.settings.bm25, this.prior);
+    this.snapshots = new LexicalSnapshots(init.lexicalSnapshot, this.log);
     this.text = {
       segmenter: init.segmenter,
       translator: init.dictionary ? new Translator(init.dictionary) : null,
@@ -173,21 +178,14 @@ class Engine implements RoutingEngine {
         cache: init.cache,
         text: this.text,
         bodyPassages: this.settings.bodyPassages,
-        passagesOf: (doc) => {
-          const entry = this.entries.get(doc.id);
-          return entry?.doc.hash === doc.hash ? entry.passages : splitPassages(doc.body);
-        },
+        passagesOf: (doc) => (this.entries.get(doc.id)?.doc.hash === doc.hash ? this.entries.get(doc.id)!.passages : splitPassages(doc.body)),
         log: this.log,
       });
     }
     this.fieldCache = new FieldCache(
       (text) => analyse(text, { segmenter: init.segmenter }),
       // From the analysis already made (or loaded): re-analysing would load the dictionary again.
-      (doc) => {
-        const entry = this.entries.get(doc.id);
-        if (entry?.routing === doc) return entry.bridge;
-        return this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : [];
-      },
+      (doc) => (this.entries.get(doc.id)?.routing === doc ? this.entries.get(doc.id)!.bridge : this.text.translator ? (lexicalFields(doc, this.text).bridge ?? []) : []),
       init.fieldStore ? { fields: init.fieldStore, tag: this.analysisTag } : undefined,
     );
     const entries = this.entries;
@@ -499,8 +497,9 @@ class Engine implements RoutingEngine {
   /** `upsertLexical` in slices of about 50 ms, letting other work (the encoder's batches) in between. */
   private async upsertLexicalInSlices(docs: readonly SkillDoc[], token?: CancelToken): Promise<void> {
     const batch: [string, TermCounts][] = [];
-    await runTimeSliced(docs, (doc) => this.analyseOne(doc, batch), { token });
-    await this.lexical.upsertManyCountsSliced(batch, { sliceMs: SLICE_MS, pause: yieldToLoop });
+    const keys: string[] = [];
+    await runTimeSliced(docs, (doc) => this.analyseOne(doc, batch, keys), { token });
+    await this.snapshots.fill(this.lexical, batch, keys, () => this.lexical.upsertManyCountsSliced(batch, { sliceMs: SLICE_MS, pause: yieldToLoop }));
   }
 
   /** Analyses skills (or takes their analyses from the snapshot) and indexes their terms. */
@@ -511,7 +510,7 @@ class Engine implements RoutingEngine {
   }
 
   /** Analyses one skill (or takes its analysis from the snapshot), sets its entry, adds its counts to `batch`. */
-  private analyseOne(doc: SkillDoc, batch: [string, TermCounts][]): void {
+  private analyseOne(doc: SkillDoc, batch: [string, TermCounts][], keys?: string[]): void {
     const cache = this.init.analysisCache;
     const prev = this.entries.get(doc.id);
     const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : cachedReferenceKeys(doc, this.init.referenceCache);
@@ -534,6 +533,7 @@ class Engine implements RoutingEngine {
     // change of what they analyse only misses.
     if (analysis.profile) this.profileTerms.set(profileText(doc), analysis.profile);
     batch.push([doc.id, analysis.counts]);
+    keys?.push(key);
   }
 
   private analysisKey(doc: SkillDoc, mentions: readonly string[]): string {
@@ -560,6 +560,7 @@ class Engine implements RoutingEngine {
     const failed = (what: string) => (err: unknown) => this.log.warn(`could not write the ${what}: ${err instanceof Error ? err.message : err}`);
     await this.init.analysisCache?.flush(new Set(entries.map((e) => this.analysisKey(e.doc, e.mentions)))).catch(failed('analysis snapshot'));
     await this.init.referenceCache?.flush(new Set(entries.map((e) => referenceKey(e.doc)))).catch(failed('reference-key cache'));
+    await this.snapshots.flush(this.lexical);
   }
 
   /** Hands the reranker fields analysed since the last call to the field store, and writes it. */
