@@ -119,6 +119,7 @@ export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base 
     device: device as Device,
     logger: stderrLogger(io, flags.verbose),
     progress: stderrProgress(io, flags.quiet),
+    lexicalSnapshot: true,
   };
   if (flags['no-model'] || flags.model === false) opts.noModel = true;
   if (flags['no-bridge']) opts.noBridge = true;

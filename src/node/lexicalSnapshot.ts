@@ -85,7 +85,9 @@ export class FileLexicalSnapshot implements LexicalSnapshotStore {
     const from = take(T + 1);
     const docs = take(P);
     const wide = header.wide.map(([t, k]) => [t, take(k * F)] as const);
-    const tf = data.subarray(text + words * 4);
+    // A plain Uint8Array, not a Buffer: the search's inner loop reads both kinds of block otherwise (slower).
+    const tail = data.subarray(text + words * 4);
+    const tf = new Uint8Array(tail.buffer, tail.byteOffset, tail.length);
     return { keys, lengths, terms, from, docs, tf, wide };
   }
 

@@ -79,6 +79,13 @@ export interface OpenLibraryOptions {
    * read (it is most of a warm reopen's memory); see `SkillServiceInit.parseOnly`.
    */
   parseOnly?: boolean;
+  /**
+   * Keep the lexical index as built and restore it on the next open (`lexical.bin`, see
+   * core/index/lexicalSnapshots.ts): for short processes (the CLI: a warm `route` of the corpus
+   * skips ~0.1 s of building), not the language server, which opens once and where the file of
+   * a 20,000-skill workspace (~100 MB) read no faster than the index was built.
+   */
+  lexicalSnapshot?: boolean;
   /** Vector rows from which an HNSW graph replaces exact search (default 20,000). */
   exactSearchBelow?: number;
   logger?: Logger;
@@ -194,7 +201,7 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
     parseCache,
     referenceCache,
     fieldStore,
-    ...(opts.parseOnly ? {} : { lexicalSnapshot: new FileLexicalSnapshot(cacheRoot, log) }),
+    ...(opts.lexicalSnapshot && !opts.parseOnly ? { lexicalSnapshot: new FileLexicalSnapshot(cacheRoot, log) } : {}),
     indexFactory: (dims) => new HnswIndex(dims, { dir: modelCache, logger: log, exactBelow: opts.exactSearchBelow, efSearch: HNSW_EF_SEARCH }),
     segmenter,
     dictionary,

@@ -166,7 +166,7 @@ describe('lexical snapshot through openLibrary', () => {
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
   const route = async () => {
-    const svc = await openLibrary({ root: path.join(tmp, 'lib'), noModel: true, cacheDir: path.join(tmp, 'cache'), logger });
+    const svc = await openLibrary({ root: path.join(tmp, 'lib'), noModel: true, cacheDir: path.join(tmp, 'cache'), logger, lexicalSnapshot: true });
     await svc.index();
     const out = [];
     for (const q of ['pdf table chart', 'deploy with helm', 'bake bread in the oven', 'mock the api in a test']) out.push((await svc.route(q, { k: 5 })).candidates.map((c) => [c.skillId, c.scores.final]));
