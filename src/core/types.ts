@@ -60,7 +60,6 @@ export interface SkillDoc {
   ignoreComments?: string[];
 }
 
-/** Cancellation signal passed to every async engine call. */
 /**
  * Set on the getter of a skill's lazily decoded body (a skill read from the parse snapshot, see
  * node/parseSnapshot.ts): decodes it without keeping it. See `peekBody`.
@@ -77,6 +76,7 @@ export function peekBody(doc: Pick<SkillDoc, 'body'>): string {
   return get?.[PEEK] ? get[PEEK]() : doc.body;
 }
 
+/** Cancellation signal passed to every async engine call. */
 export interface CancelToken {
   readonly isCancellationRequested: boolean;
 }

@@ -10,6 +10,7 @@ import type { Passage } from '../text/passages';
 import type { SkillDoc } from '../types';
 import type { AnalysedRequest } from './request';
 import type { SkillFields } from './rerankFeatures';
+import type { TermSet } from './termSet';
 import type { TextContext } from './skillText';
 
 /** Passages scanned for the best match of a result; long bodies rarely match past these. */
@@ -39,10 +40,11 @@ export function passageMatcher(req: AnalysedRequest, ctx: TextContext): PassageM
  */
 export function bestPassage(doc: SkillDoc, passages: readonly Passage[], fields: SkillFields, denseRow: number | undefined, m: PassageMatcher): MatchedPassage | null {
   let best: { field: MatchedPassage['field']; text: string; heading?: string; line?: number; score: number } | undefined;
-  const consider = (field: MatchedPassage['field'], text: string, terms: Iterable<string>, heading: string | undefined, line: number | undefined, bonus: number) => {
+  const consider = (field: MatchedPassage['field'], text: string, terms: TermSet, heading: string | undefined, line: number | undefined, bonus: number) => {
     if (!text) return;
+    // The request's few terms looked up in the passage's set (both sets: the same count as the other way round).
     let hits = 0;
-    for (const t of terms) if (m.terms.has(t)) hits++;
+    for (const t of m.terms) if (terms.has(t)) hits++;
     const score = hits + bonus;
     if (!best || score > best.score) best = { field, text, heading, line, score };
   };

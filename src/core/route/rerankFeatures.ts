@@ -49,7 +49,8 @@ const BODY_CHARS = 30_000;
 const PASSAGES = 40;
 
 /**
- * Skills whose fields stay in memory. One skill's sets take some 20-50 KB, and a pair scan routes
+ * Skills whose fields stay in memory. One skill's fields took some 20-50 KB as sets of strings (a
+ * few KB as term ids, see `TermSet`), and a pair scan routes
  * every skill of the library: unbounded, the fields of a 7,000-skill workspace held about a third
  * of the language server's heap once its checks were done. A request reads 20 candidates; a scan's
  * requests meet their own folder's skills, far fewer than this for all but the largest folders.
@@ -309,9 +310,9 @@ export function listFeatures(req: RerankRequest): ListFeatures {
   // read lazily later, give the same term the same id).
   const table = req.fields.terms;
   const qIds: [number, number][] = [...qIndex].map(([t, i]) => [table.idOf(t), i]);
-  const covered = (...sets: TermSet[]): number => {
+  const covered = (set: TermSet): number => {
     let s = 0;
-    for (const [id, i] of qIds) if (sets.some((set) => set.hasId(id))) s += termWeights[i];
+    for (const [id, i] of qIds) if (set.hasId(id)) s += termWeights[i];
     return s;
   };
 
@@ -355,7 +356,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
       nameCoverage: f.name.size ? nameHits / f.name.size : 0,
       nameMention,
       descriptionCoverage: f.description.size ? descHits / Math.sqrt(f.description.size * Math.max(qIndex.size, 1)) : 0,
-      requestInNameDescription: covered(f.name, f.description, f.bridge),
+      requestInNameDescription: qIds.reduce((s, [id, i]) => (f.name.hasId(id) || f.description.hasId(id) || f.bridge.hasId(id) ? s + termWeights[i] : s), 0),
       requestInHeadings: covered(f.headings),
       requestInBody: covered(f.body),
       requestInBestPassage: bestPassage,

@@ -1,8 +1,9 @@
 /**
  * Analysed terms of one field of a skill as sorted ids into a table shared by a field cache: 4
  * bytes a term where a `Set<string>` took ~40. The reranker keeps the fields of thousands of
- * skills (19,909-skill workspace: ~220 MB of sets after 185 requests), and reads them by
- * membership of a request's few terms, which it looks up once per request (`TermTable.idOf`).
+ * skills (19,909-skill workspace, language server after 5 edits and 185 requests: RSS 1,529 →
+ * 1,483 MB), and reads them by membership of a request's few terms, looked up once per request
+ * (`TermTable.idOf`).
  */
 export class TermTable {
   private readonly ids = new Map<string, number>();
