@@ -60,22 +60,6 @@ export interface SkillDoc {
   ignoreComments?: string[];
 }
 
-/**
- * Set on the getter of a skill's lazily decoded body (a skill read from the parse snapshot, see
- * node/parseSnapshot.ts): decodes it without keeping it. See `peekBody`.
- */
-export const PEEK = Symbol.for('skill-router.peek');
-
-/**
- * A skill's body, read without keeping it decoded when it is decoded on first read: for passes
- * that read every body of the library once (reach's term statistics and probes), where keeping
- * them would hold every body of a 20,000-skill workspace in memory.
- */
-export function peekBody(doc: Pick<SkillDoc, 'body'>): string {
-  const get = Object.getOwnPropertyDescriptor(doc, 'body')?.get as (((this: unknown) => string) & { [PEEK]?: () => string }) | undefined;
-  return get?.[PEEK] ? get[PEEK]() : doc.body;
-}
-
 /** Cancellation signal passed to every async engine call. */
 export interface CancelToken {
   readonly isCancellationRequested: boolean;

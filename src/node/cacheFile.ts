@@ -58,11 +58,16 @@ export abstract class KeyedCacheFile<V> {
     if (this.map.delete(key)) this.dirty = true;
   }
 
+  /** The file's bytes, for `decode`; a subclass may keep hold of the file it read them from. */
+  protected readBytes(): Promise<Buffer> {
+    return fs.readFile(this.file);
+  }
+
   protected async load(): Promise<void> {
     await removeStaleTemps(this.file, this.log);
     let buf: Buffer;
     try {
-      buf = await fs.readFile(this.file);
+      buf = await this.readBytes();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`${this.what} ${this.file} unreadable; rebuilding it`);
       return;
@@ -87,7 +92,7 @@ export abstract class KeyedCacheFile<V> {
   async reread(): Promise<void> {
     if (this.dirty) return;
     try {
-      const entries = [...this.decode(await fs.readFile(this.file))];
+      const entries = [...this.decode(await this.readBytes())];
       if (this.dirty) return; // set while the file was read
       this.map.clear();
       for (const [key, value] of entries) this.map.set(key, value);

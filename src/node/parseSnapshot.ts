@@ -4,16 +4,18 @@
  * {version, crc32 or sha1} whose checksum covers the rest, then per skill one JSON
  * `[key, SkillDoc]` line in which the `LAZY` fields hold their byte lengths, then those fields'
  * bytes (the body as UTF-8, the others as JSON) and a newline. They are most of the file (30 of
- * 31 MB at 2,800 skills) and a warm `route` reads few of them, so each is decoded when first read
- * (see `lazyField`). Only documents that survive the file unchanged are stored (YAML timestamps
- * in front matter are written as tagged strings and revived). Anything unreadable, inconsistent
- * or damaged is reported and rebuilt.
+ * 31 MB at 2,800 skills; ~200 MB at 20,000) and a warm `route` reads few of them, so they are not
+ * kept in memory: each is read from the file when first read (see `lazyField`, `SnapshotBytes`).
+ * Only documents that survive the file unchanged are stored (YAML timestamps in front matter are
+ * written as tagged strings and revived). Anything unreadable, inconsistent or damaged is
+ * reported and rebuilt.
  */
+import { closeSync, openSync, readFile, readSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ParseCache } from '../core/index/caches';
 import type { SkillDoc } from '../core/types';
 import type { Logger } from '../core/types';
-import { PEEK, SILENT_LOGGER } from '../core/types';
+import { SILENT_LOGGER } from '../core/types';
 import { Checksum, KeyedCacheFile, StaleCacheFile } from './cacheFile';
 
 const MAGIC = 'SRPS1\n';
@@ -102,20 +104,67 @@ function encodeField(field: LazyField, value: unknown): Buffer {
   return Buffer.from(JSON.stringify(field === 'frontMatter' ? tagDates(value) : value), 'utf8');
 }
 
+/** Where a lazy field's bytes are in the snapshot file: offset and length. */
+type Span = readonly [at: number, length: number];
+
+/** Bytes of a snapshot as read: the open file, or (a buffer decoded directly) the buffer itself. */
+interface Bytes {
+  read(span: Span): Buffer;
+}
+
 /**
- * Makes `doc[field]` the value of `bytes`, decoded when first read (and handed to `decoded`); the
- * property keeps its place among the keys, so spreads and JSON see the same document.
+ * The snapshot file the documents read from it take their lazy fields from, kept open: the cache
+ * replaces the file by rename when it writes, so these bytes stay the ones that were checked. The
+ * descriptor is closed once nothing can read it (no document, entry or getter refers to this).
  */
-function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer, decoded: (value: unknown) => void): void {
+class SnapshotBytes implements Bytes {
+  private static readonly closer = new FinalizationRegistry<number>((fd) => {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+  });
+
+  constructor(private readonly fd: number) {
+    SnapshotBytes.closer.register(this, fd);
+  }
+
+  read([at, length]: Span): Buffer {
+    const buf = Buffer.allocUnsafe(length);
+    for (let done = 0; done < length; ) {
+      const n = readSync(this.fd, buf, done, length - done, at + done);
+      if (n === 0) throw new Error(`the parsed-skill snapshot ends before byte ${at + length}`);
+      done += n;
+    }
+    return buf;
+  }
+}
+
+/** A buffer's own bytes (a snapshot decoded from a buffer, not read from its file). */
+class BufferBytes implements Bytes {
+  constructor(private readonly buf: Buffer) {}
+  read([at, length]: Span): Buffer {
+    return this.buf.subarray(at, at + length);
+  }
+}
+
+/**
+ * Makes `doc[field]` the value of the bytes `read` gives, read and decoded when first read (and
+ * handed to `decoded`); the property keeps its place among the keys, so spreads and JSON see the
+ * same document. The body is read and decoded on each read and not kept: passes over the whole
+ * library (the pair scan's texts, the reranker's fields of every skill it meets) read every
+ * body, and keeping them held most of the library's text in the language server's heap.
+ */
+function lazyField(doc: SkillDoc, field: LazyField, read: () => Buffer, decoded: (value: unknown) => void): void {
   const settle = (value: unknown) => Object.defineProperty(doc, field, { value, writable: true, enumerable: true, configurable: true });
   const get = () => {
-    const value = decodeField(field, bytes);
+    const value = decodeField(field, read());
+    if (field === 'body') return value;
     settle(value);
     decoded(value);
     return value;
   };
-  // `peekBody` (core/types.ts) decodes without settling.
-  Object.defineProperty(get, PEEK, { value: () => decodeField(field, bytes) });
   Object.defineProperty(doc, field, {
     enumerable: true,
     configurable: true,
@@ -127,14 +176,14 @@ function lazyField(doc: SkillDoc, field: LazyField, bytes: Buffer, decoded: (val
 }
 
 /**
- * An entry as read from the file: its line's document (lazy fields as byte lengths), and each lazy
- * field as its bytes until one of the documents given out decodes it, then as that value (the
- * file's buffer is let go once every field of every entry is decoded: the language server reads
- * most of them, and would otherwise hold each body twice).
+ * An entry as read from the file: its line's document (lazy fields as byte lengths), where each
+ * lazy field's bytes are in the file until one of the documents given out decodes it (the body
+ * never: see `lazyField`), then that value.
  */
 interface Stored {
   head: Record<string, unknown>;
-  bytes: Partial<Record<LazyField, Buffer>>;
+  src: Bytes;
+  spans: Partial<Record<LazyField, Span>>;
   values: Partial<Record<LazyField, unknown>>;
 }
 
@@ -167,6 +216,9 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
     super(file, 'parsed-skill snapshot', log);
   }
 
+  /** The open file each buffer `readBytes` gave was read from, for `decode`. */
+  private readonly sources = new WeakMap<Buffer, Bytes>();
+
   /** Opens (or starts) the snapshot in `dir`. A corrupt file is reported and replaced. */
   static async open(dir: string, logger: Logger = SILENT_LOGGER): Promise<FileParseCache> {
     const cache = new FileParseCache(path.join(dir, PARSE_FILE), logger);
@@ -181,19 +233,42 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
   override get(key: string): SkillDoc | undefined {
     const v = super.get(key);
     if (!v) return undefined;
-    if (!('head' in v && 'bytes' in v)) return { ...(v as SkillDoc), findings: [...(v as SkillDoc).findings] };
+    if (!('head' in v && 'spans' in v)) return { ...(v as SkillDoc), findings: [...(v as SkillDoc).findings] };
     const doc = { ...v.head } as unknown as SkillDoc;
     const own = (field: LazyField, value: unknown) => (field === 'findings' ? [...(value as unknown[])] : value);
     for (const field of LAZY) {
-      const bytes = v.bytes[field];
-      if (!bytes) (doc as unknown as Record<string, unknown>)[field] = own(field, v.values[field]);
+      const span = v.spans[field];
+      if (!span) (doc as unknown as Record<string, unknown>)[field] = own(field, v.values[field]);
       else
-        lazyField(doc, field, bytes, (value) => {
-          v.values[field] = own(field, value);
-          delete v.bytes[field];
-        });
+        lazyField(
+          doc,
+          field,
+          () => v.src.read(span),
+          (value) => {
+            v.values[field] = own(field, value);
+            delete v.spans[field];
+          },
+        );
     }
     return doc;
+  }
+
+  /** The file's bytes, read through a descriptor kept open for the lazy fields (see `SnapshotBytes`). */
+  protected override async readBytes(): Promise<Buffer> {
+    const fd = openSync(this.file, 'r');
+    try {
+      const buf = await new Promise<Buffer>((resolve, reject) => readFile(fd, (err, b) => (err ? reject(err) : resolve(b))));
+      this.sources.set(buf, new SnapshotBytes(fd));
+      return buf;
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** The entries as a reopen reads them: a cold index's bodies as bytes instead of strings. */
+  compact(): Promise<void> {
+    return this.reread();
   }
 
   override set(key: string, doc: SkillDoc): void {
@@ -215,6 +290,7 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
     if (header?.version !== VERSION) throw new StaleCacheFile('has another layout; rebuilding it');
     const body = buf.subarray(eol + 1);
     Checksum.check(header, body);
+    const src = this.sources.get(buf) ?? new BufferBytes(buf);
     // One entry a line (JSON escapes newlines in strings), then its body's bytes: no string of the
     // whole file is made, and no body is decoded here.
     const entries: [string, Stored][] = [];
@@ -229,16 +305,16 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
       }
       if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isStoredDoc(e[1])) throw new Error('bad entry');
       const head = e[1];
-      const bytes = {} as Record<LazyField, Buffer>;
+      const spans = {} as Record<LazyField, Span>;
       let from = end + 1;
       for (const field of LAZY) {
         const to = from + head[field];
         if (to >= body.length) throw new Error('data shorter than its entry says');
-        bytes[field] = body.subarray(from, to);
+        spans[field] = [eol + 1 + from, head[field]];
         from = to;
       }
       if (body[from] !== 10) throw new Error('data longer than its entry says');
-      entries.push([e[0], { head, bytes, values: {} }]);
+      entries.push([e[0], { head, src, spans, values: {} }]);
       at = from + 1;
     }
     return entries;
@@ -252,9 +328,9 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
     for (const [key, v] of this.map) {
       let line: Buffer;
       let fields: Buffer[];
-      if ('head' in v && 'bytes' in v) {
+      if ('head' in v && 'spans' in v) {
         line = Buffer.from(`${JSON.stringify([key, v.head])}\n`, 'utf8');
-        fields = LAZY.map((f) => v.bytes[f] ?? encodeField(f, v.values[f]));
+        fields = LAZY.map((f) => (v.spans[f] ? v.src.read(v.spans[f]) : encodeField(f, v.values[f])));
       } else {
         const doc = v as SkillDoc;
         fields = LAZY.map((f) => encodeField(f, doc[f]));

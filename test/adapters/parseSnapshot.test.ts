@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { peekBody } from '../../src/core/types';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { SkillDoc } from '../../src/core/types';
@@ -80,19 +79,19 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     const a = c.get('a')!;
     for (const f of ['body', 'frontMatter', 'keyRanges', 'findings']) assert.equal(typeof Object.getOwnPropertyDescriptor(a, f)!.get, 'function', `${f} not decoded yet`);
     assert.deepEqual(Object.keys(a), Object.keys(doc('a')));
-    assert.equal(peekBody(a), doc('a').body, 'peeked');
-    assert.equal(typeof Object.getOwnPropertyDescriptor(a, 'body')!.get, 'function', 'a peek keeps nothing decoded');
     assert.equal(a.body, doc('a').body);
-    assert.equal(peekBody(a), doc('a').body, 'a decoded body peeks as itself');
-    assert.equal(Object.getOwnPropertyDescriptor(a, 'body')!.value, doc('a').body, 'decoded once, then a plain value');
+    assert.equal(typeof Object.getOwnPropertyDescriptor(a, 'body')!.get, 'function', 'the body is read again on each read, not kept');
+    assert.equal(a.body, doc('a').body);
     assert.equal(Object.getPrototypeOf(a.keyRanges), null);
+    assert.equal(Object.getOwnPropertyDescriptor(a, 'keyRanges')!.get, undefined, 'the other fields are decoded once, then plain values');
     assert.ok((a.frontMatter.metadata as { updated: unknown }).updated instanceof Date);
     // Each get is a document of the caller's own.
     c.get('b')!.findings.push({ code: 'x' } as never);
     assert.deepEqual(c.get('b')!.findings, []);
     assert.notEqual(c.get('a'), c.get('a'));
-    // What one document decoded, the next is given as a value (the file's bytes are let go).
-    assert.equal(Object.getOwnPropertyDescriptor(c.get('a')!, 'body')!.value, doc('a').body);
+    // What one document decoded, the next is given as a value; the body is read from the file.
+    assert.equal(Object.getOwnPropertyDescriptor(c.get('a')!, 'frontMatter')!.get, undefined);
+    assert.equal(typeof Object.getOwnPropertyDescriptor(c.get('a')!, 'body')!.get, 'function');
     const findings = c.get('b')!.findings;
     assert.notEqual(findings, c.get('b')!.findings, 'a list of its own each time');
     // A change elsewhere rewrites the file: 'b' was never read and goes back as its bytes.
@@ -106,6 +105,29 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     b.body = 'replaced';
     assert.equal(b.body, 'replaced');
     assert.equal(d.get('b')!.body, doc('b').body, 'the cache keeps what it read');
+    assert.deepEqual(warnings, []);
+  });
+
+  it('reads the lazy fields from the file it checked: a rewrite of the file (by rename) or its removal leaves them readable', async () => {
+    await seeded();
+    const c = await FileParseCache.open(dir, logger);
+    const a = c.get('a')!;
+    const file = path.join(dir, PARSE_FILE);
+    // Another process writes the snapshot anew: the documents read before still read their own bytes.
+    const other = await FileParseCache.open(path.join(dir, 'other'), logger);
+    other.set('a', doc('a', { body: 'another body altogether, longer than the first one was' }));
+    await other.flush(new Set(['a']));
+    renameSync(path.join(dir, 'other', PARSE_FILE), file);
+    assert.equal(a.body, doc('a').body);
+    assert.equal(c.get('b')!.body, doc('b').body);
+    rmSync(file);
+    assert.deepEqual({ ...c.get('a') }, doc('a'));
+    // Its own write keeps the entries read from the old file, and the new file reads back whole.
+    c.set('c', doc('c'));
+    await c.flush(new Set(['a', 'b', 'c']));
+    assert.equal(a.body, doc('a').body);
+    const d = await FileParseCache.open(dir, logger);
+    assert.deepEqual({ ...d.get('b') }, doc('b', { lang: 'zh', description: '数据' }));
     assert.deepEqual(warnings, []);
   });
 
@@ -291,5 +313,55 @@ describe('parsed-skill snapshot through openLibrary', () => {
     assert.equal(warnings.length, 2, warnings.join('\n'));
     assert.match(warnings[1], /parsed-skill snapshot .* is corrupt/);
     assert.equal((await FileParseCache.open(cache())).size, 13);
+  });
+});
+
+describe('a cold index of many skills keeps their bodies as the snapshot holds them', () => {
+  let tmp: string;
+  beforeEach(() => (tmp = mkdtempSync(path.join(tmpdir(), 'sr-parse-cold-'))));
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  /** `n` skills over a few topics, the files aged so a reopen reuses their parses. */
+  function library(n: number): string {
+    const lib = path.join(tmp, `lib-${n}`);
+    const topics = ['pdf tables', 'csv rows', 'kubernetes deploys', 'sql indexes', 'chart colours', 'image resizing'];
+    for (let i = 0; i < n; i++) {
+      const topic = topics[i % topics.length];
+      const dir = path.join(lib, `s${i}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: s${i}\ndescription: Handle ${topic} for team ${i}. Use when working on ${topic}.\n---\n# ${topic}\n\nStep ${i}: ${topic} — done.\n`);
+    }
+    ageFiles(lib);
+    return lib;
+  }
+  const lazy = (d: SkillDoc) => typeof Object.getOwnPropertyDescriptor(d, 'body')?.get === 'function';
+
+  it('after 500 or more fresh parses the skills are the snapshot\'s lazy documents, equal to the parses, routing the same', async () => {
+    const lib = library(520);
+    const cold = await openLibrary({ root: lib, noModel: true, cacheDir: path.join(tmp, 'cache') });
+    await cold.index();
+    assert.ok(cold.skills().every(lazy), 'every body is bytes until read');
+    const route = async (s: typeof cold) => (await s.route('resize these images for the web', { k: 5 })).candidates.map((c) => [c.skillId, c.scores.final, c.passage?.text ?? null]);
+    const routed = await route(cold);
+    const skills = cold.skills().map((d) => ({ ...d }));
+    await cold.dispose();
+    // Read and parsed only (as `validate`): the documents as the parser makes them.
+    const fresh = await openLibrary({ root: lib, parseOnly: true, cacheDir: path.join(tmp, 'other') });
+    await fresh.index();
+    const parsed = fresh.skills().map((d) => ({ ...d }));
+    assert.ok(!fresh.skills().some(lazy));
+    await fresh.dispose();
+    assert.deepEqual(skills, parsed);
+    const warm = await openLibrary({ root: lib, noModel: true, cacheDir: path.join(tmp, 'cache') });
+    await warm.index();
+    assert.deepEqual(await route(warm), routed);
+    await warm.dispose();
+  });
+
+  it('a small cold index keeps the documents it parsed', async () => {
+    const svc = await openLibrary({ root: library(40), noModel: true, cacheDir: path.join(tmp, 'cache') });
+    await svc.index();
+    assert.ok(!svc.skills().some(lazy));
+    await svc.dispose();
   });
 });

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { nameKeys, ownBody, referenceKeys, SkillNames } from '../../src/core/route/crossRefs';
 import { createSkillService } from '../../src/core/route/skillService';
+import { SkillEntry } from '../../src/core/route/skillEntry';
+import type { SkillDoc } from '../../src/core/types';
 import { MemoryWorkspace, skill } from '../helpers/fakes';
 
 describe('cross-references between skills', () => {
@@ -32,6 +34,20 @@ describe('cross-references between skills', () => {
     assert.deepEqual(mentions, ['dotnet-devops', 'dotnet-ui']);
     assert.equal(ownBody(body, mentions), '# Routing\n\n\nDetect .NET intent (using-dotnet).\nWrite a docx file.');
     assert.equal(ownBody(body, []), body);
+    // A skill's routing view reads the same own body, from its document's body on each read.
+    let reads = 0;
+    const doc = Object.defineProperty({ ...self, hash: 'h' } as unknown as SkillDoc, 'body', { get: () => (reads++, body), enumerable: true, configurable: true }) as SkillDoc;
+    const entry = new SkillEntry(doc, [], mentions, [], 0);
+    assert.equal(reads, 0);
+    const routing = entry.routing;
+    assert.equal(reads, 0, 'made without reading the body');
+    assert.equal(routing, entry.routing, 'the same object each time');
+    assert.equal(routing.body, ownBody(body, mentions));
+    assert.equal(routing.body, ownBody(body, mentions));
+    assert.equal(routing.hash, 'h~dotnet-devops,dotnet-ui');
+    assert.equal(routing.name, self.name);
+    assert.ok(reads >= 2, 'read again, not kept');
+    assert.equal(new SkillEntry(doc, [], [], [], 0).routing, doc, 'a skill that names no other is routed as it is');
     names.remove(docs[0]);
     assert.deepEqual(names.mentions(self, referenceKeys(body)), ['dotnet-devops'], 'a skill that is gone is no longer named');
   });

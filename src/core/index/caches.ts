@@ -56,6 +56,11 @@ export interface ParseCache {
   set(key: string, doc: SkillDoc): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
   flush(keep: Set<string>): Promise<void>;
+  /**
+   * After a flush, holds the entries as a reopen reads them (fields as bytes, decoded when read),
+   * so `get` gives such documents; a cache with changes not yet written keeps its entries.
+   */
+  compact?(): Promise<void>;
 }
 
 /**

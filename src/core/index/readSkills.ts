@@ -18,6 +18,12 @@ export interface ReadSkills {
   failed: { path: string; message: string }[];
   /** Writes the parse cache with the entries of this read (none without a cache). */
   flush(): Promise<void>;
+  /**
+   * After `flush`, the skills this read parsed (not taken from the cache) as the cache gives them
+   * back once compacted, by id: documents whose body and front matter stay bytes until read. Empty
+   * when the cache cannot compact or fewer than `atLeast` were parsed.
+   */
+  reopen(atLeast: number): Promise<Map<string, SkillDoc>>;
 }
 
 /** Reads and parses every skill of `workspace`; `progress` counts files ('read'). */
@@ -36,6 +42,7 @@ export async function readSkills(
   progress?.('read', 0, files.length);
   const queue = [...files];
   const stamps = parseCache && workspace.stamp ? new Set<string>() : undefined;
+  const parsed = new Map<string, string>(); // id -> key of the skills parsed here
   const worker = async () => {
     for (let ref = queue.shift(); ref; ref = queue.shift()) {
       throwIfCancelled(token);
@@ -49,7 +56,10 @@ export async function readSkills(
         } else {
           const { text, invalidUtf8 } = decodeSkillBytes(await workspace.read(ref));
           const doc = parseSkill(ref, text, profiles, invalidUtf8);
-          if (key) parseCache!.set(key, { ...doc, findings: [...doc.findings] });
+          if (key) {
+            parseCache!.set(key, { ...doc, findings: [...doc.findings] });
+            parsed.set(doc.id, key);
+          }
           docs.push(doc);
         }
         if (key) stamps!.add(key);
@@ -61,7 +71,17 @@ export async function readSkills(
   };
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
   docs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { docs, failed, flush: async () => (parseCache && stamps ? parseCache.flush(stamps) : undefined) };
+  const reopen = async (atLeast: number): Promise<Map<string, SkillDoc>> => {
+    const out = new Map<string, SkillDoc>();
+    if (!parseCache?.compact || parsed.size < atLeast) return out;
+    await parseCache.compact();
+    for (const [id, key] of parsed) {
+      const doc = parseCache.get(key);
+      if (doc) out.set(id, doc);
+    }
+    return out;
+  };
+  return { docs, failed, flush: async () => (parseCache && stamps ? parseCache.flush(stamps) : undefined), reopen };
 }
 
 function parseKey(ref: SkillFileRef, profiles: readonly ProfileId[], stamp: string): string {

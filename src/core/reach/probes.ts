@@ -10,7 +10,7 @@
 import { fragments, prng } from '../route/rerankTraining';
 import { hasCjk } from '../text/analyse';
 import { cleanMarkdown } from '../text/passages';
-import { peekBody, type SkillDoc } from '../types';
+import type { SkillDoc } from '../types';
 import type { ReachRequest } from './measure';
 
 export interface ProbeOptions {
@@ -134,8 +134,7 @@ function withoutName(text: string, pattern: RegExp | null): string {
  * out and a request opener. Empty when the body has nothing to write from.
  */
 export function probeRequests(doc: Pick<SkillDoc, 'id' | 'name' | 'body'>, opts: ProbeOptions = DEFAULT_PROBES): string[] {
-  // Probes are written for every skill of the library: its body not kept decoded (see peekBody).
-  const f = bodyFragments(peekBody(doc));
+  const f = bodyFragments(doc.body);
   const rand = prng(opts.seed ^ hash(doc.id));
   const name = namePattern(doc.name);
   const zh = hasCjk(`${f.headings.join('')}${f.sentences.slice(0, 3).join('')}`);

@@ -7,7 +7,7 @@
  */
 import type { ListedSkill } from '../profiles';
 import { analyse } from '../text/analyse';
-import { peekBody, type SkillDoc } from '../types';
+import type { SkillDoc } from '../types';
 
 /** Terms of a text (the routing analyser's: lower-cased stems, identifiers split). */
 export type Analyser = (text: string) => string[];
@@ -41,8 +41,8 @@ export class TermStats {
     const prev = this.sets.get(d.id);
     if (prev?.hash === d.hash) return;
     if (prev) this.add(prev.ids, -1);
-    // Every body of the library is read once here: not kept decoded (see peekBody).
-    const ids = Uint32Array.from(new Set(this.analyser(`${d.name}\n${d.description}\n${peekBody(d)}`)), (t) => this.id(t));
+    // Every body of the library is read once here (a body read from the parse snapshot is not kept decoded).
+    const ids = Uint32Array.from(new Set(this.analyser(`${d.name}\n${d.description}\n${d.body}`)), (t) => this.id(t));
     this.sets.set(d.id, { hash: d.hash, ids });
     this.add(ids, 1);
   }

@@ -120,12 +120,24 @@ export class SkillNames {
 
 /** The body with every line that names one of `mentioned` (see `SkillNames.mentions`) blanked. */
 export function ownBody(body: string, mentioned: readonly string[]): string {
-  if (!mentioned.length) return body;
+  return blankLines(body, mentionLines(body, mentioned));
+}
+
+/** The numbers (from 0) of the lines of `body` that name one of `mentioned`, ascending. */
+export function mentionLines(body: string, mentioned: readonly string[]): number[] {
+  if (!mentioned.length) return [];
   const names = new Set(mentioned);
-  return body
-    .split('\n')
-    .map((line) => (lineKeys(line).some((k) => names.has(k)) ? '' : line))
-    .join('\n');
+  const out: number[] = [];
+  body.split('\n').forEach((line, i) => lineKeys(line).some((k) => names.has(k)) && out.push(i));
+  return out;
+}
+
+/** `body` with the lines numbered in `lines` (ascending) made empty. */
+export function blankLines(body: string, lines: readonly number[]): string {
+  if (!lines.length) return body;
+  const split = body.split('\n');
+  for (const i of lines) if (i < split.length) split[i] = '';
+  return split.join('\n');
 }
 
 /** The `ReferenceCache` key of a skill version's reference keys. */

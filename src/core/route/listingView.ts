@@ -9,12 +9,12 @@
 import { SkillProfiles } from '../analysis/conflicts';
 import type { BackgroundPrior } from '../index/background';
 import { LexicalIndex } from '../index/lexicalIndex';
-import type { ClientListing } from '../profiles';
+import { simulateListing, type ClientListing, type ListingClient, type ListingOptions } from '../profiles';
 import { analyse } from '../text/analyse';
 import { contentHash } from '../text/hash';
-import type { Embedder, SkillDoc, VectorIndex } from '../types';
+import { throwIfCancelled, type CancelToken, type Embedder, type SkillDoc, type VectorIndex } from '../types';
 import { BruteForceIndex, DenseStore } from './denseStore';
-import type { IndexedLibrary } from './pipeline';
+import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
 import { FieldCache } from './rerankFeatures';
 import type { RoutingSettings } from './settings';
 import { descriptionRows, embedTexts, lexicalFields, type TextContext } from './skillText';
@@ -102,4 +102,52 @@ export async function buildListingView(input: ListingViewInput): Promise<Indexed
     fields,
     mentions: () => [],
   };
+}
+
+/**
+ * The listings and listing-view pipelines of one engine, kept per skill list (the engine's sorted
+ * list: a new list is a new library) and per client and options.
+ */
+export class ListingViews {
+  private readonly listings = new Map<string, { docs: readonly SkillDoc[]; listing: ClientListing }>();
+  private readonly views = new Map<string, { docs: readonly SkillDoc[]; pipeline: Promise<RoutingPipeline> }>();
+
+  constructor(
+    private readonly input: Omit<ListingViewInput, 'docs' | 'listing'>,
+    private readonly parts: PipelineParts,
+  ) {}
+
+  listing(docs: readonly SkillDoc[], client: ListingClient, opts: ListingOptions): ClientListing {
+    const key = `${client}${JSON.stringify(opts)}`;
+    const hit = this.listings.get(key);
+    if (hit && hit.docs === docs) return hit.listing;
+    const listing = simulateListing(docs, client, opts);
+    keepRecent(this.listings, docs);
+    this.listings.set(key, { docs, listing });
+    return listing;
+  }
+
+  pipeline(docs: readonly SkillDoc[], client: ListingClient, token: CancelToken | undefined, opts: ListingOptions): Promise<RoutingPipeline> {
+    const key = `${client}${JSON.stringify(opts)}`;
+    const hit = this.views.get(key);
+    if (hit && hit.docs === docs) return hit.pipeline;
+    const pipeline = buildListingView({ ...this.input, docs, listing: this.listing(docs, client, opts) }).then((library) => {
+      throwIfCancelled(token);
+      return new RoutingPipeline(library, this.parts);
+    });
+    // A failed or cancelled build is not kept: the next request builds again.
+    pipeline.catch(() => this.views.get(key)?.pipeline === pipeline && this.views.delete(key));
+    keepRecent(this.views, docs);
+    this.views.set(key, { docs, pipeline });
+    return pipeline;
+  }
+}
+
+/**
+ * Forgets the listings and views of older skill lists, and all but the newest few of this one:
+ * what-if listings (`reach` verifying words) are keyed by their options and would pile up.
+ */
+function keepRecent(cache: Map<string, { docs: readonly SkillDoc[] }>, docs: readonly SkillDoc[]): void {
+  for (const [key, v] of cache) if (v.docs !== docs) cache.delete(key);
+  while (cache.size >= 8) cache.delete(cache.keys().next().value!);
 }

@@ -4,7 +4,7 @@
  */
 import type { SkillDoc } from '../types';
 import { splitPassages, type Passage } from '../text/passages';
-import { ownBody } from './crossRefs';
+import { blankLines, mentionLines } from './crossRefs';
 
 /** The engine's state of one skill version. */
 export class SkillEntry {
@@ -21,10 +21,31 @@ export class SkillEntry {
     private readonly ownTerms: number,
   ) {}
 
-  /** The skill as routing reads it: its own body (lines naming other skills blanked), its own hash. */
+  /** This entry over `doc`, the same skill version read another way (see `ReadSkills.reopen`). */
+  withDoc(doc: SkillDoc): SkillEntry {
+    return new SkillEntry(doc, this.refKeys, this.mentions, this.feedback, this.ownTerms);
+  }
+
+  /**
+   * The skill as routing reads it: its own body (lines naming other skills blanked), its own hash.
+   * The same object on each call; its body is made again on each read from the document's (which
+   * a skill read from the parse snapshot reads on each read, see node/parseSnapshot.ts): a pair scan meets
+   * every skill, and keeping each own body would hold most of the library's text.
+   */
   get routing(): SkillDoc {
-    this.own ??= this.mentions.length ? { ...this.doc, body: ownBody(this.doc.body, this.mentions), hash: this.routingHash } : this.doc;
-    return this.own;
+    if (this.own) return this.own;
+    if (!this.mentions.length) return (this.own = this.doc);
+    const doc = this.doc;
+    let lines: number[] | undefined;
+    const own = {} as SkillDoc;
+    const get = () => blankLines(doc.body, (lines ??= mentionLines(doc.body, this.mentions)));
+    const set = (value: string) => Object.defineProperty(own, 'body', { value, writable: true, enumerable: true, configurable: true });
+    // Copied by property descriptors: a spread would read (decode) every field.
+    return (this.own = Object.defineProperties(own, {
+      ...Object.getOwnPropertyDescriptors(doc),
+      body: { get, set, enumerable: true, configurable: true },
+      hash: { value: this.routingHash, writable: true, enumerable: true, configurable: true },
+    }));
   }
 
   /** The hash of `routing`, without blanking the body. */

@@ -16,18 +16,18 @@ import { readSkills } from '../index/readSkills';
 import { runTimeSliced, SLICE_MS, yieldToLoop } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
-import { LISTING_RULES, simulateListing, type ClientListing, type ListingClient, type ListingOptions, type ProfileId } from '../profiles';
+import { LISTING_RULES, type ClientListing, type ListingClient, type ListingOptions, type ProfileId } from '../profiles';
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
 import { analyse, type Segmenter } from '../text/analyse';
 import { contentHash } from '../text/hash';
 import { splitPassages } from '../text/passages';
 import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
 import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex } from '../types';
-import { SILENT_LOGGER, throwIfCancelled } from '../types';
+import { SILENT_LOGGER } from '../types';
 import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
 import { SkillVectors } from './skillVectors';
-import { buildListingView } from './listingView';
+import { ListingViews } from './listingView';
 import { encoderLabel } from './queryAdapter';
 import { memoQueryVectors } from './queryMemo';
 import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
@@ -152,8 +152,7 @@ class Engine implements RoutingEngine {
   /** What every pipeline (the full view's, the listings') is composed of. */
   private readonly pipelineParts: PipelineParts;
   /** Each client's listing and its routing stages, for the skill list they were made from. */
-  private readonly listings = new Map<string, { docs: readonly SkillDoc[]; listing: ClientListing }>();
-  private readonly views = new Map<string, { docs: readonly SkillDoc[]; pipeline: Promise<RoutingPipeline> }>();
+  private readonly listingViews: ListingViews;
 
   constructor(private readonly init: SkillServiceInit) {
     this.root = init.root;
@@ -212,6 +211,8 @@ class Engine implements RoutingEngine {
       log: this.log,
     };
     this.pipeline = new RoutingPipeline(library, this.pipelineParts);
+    const views = { settings: this.settings, text: this.text, prior: this.prior, embedder: init.embedder ?? null };
+    this.listingViews = new ListingViews({ ...views, vectorsOf: (id) => this.dense?.vectors(id) }, this.pipelineParts);
   }
 
   /**
@@ -273,38 +274,11 @@ class Engine implements RoutingEngine {
   }
 
   listing(client: ListingClient, opts: ListingOptions = {}): ClientListing {
-    const key = `${client}${JSON.stringify(opts)}`;
-    const hit = this.listings.get(key);
-    if (hit && hit.docs === this.sorted) return hit.listing;
-    const listing = simulateListing(this.sorted, client, opts);
-    keepRecent(this.listings, this.sorted);
-    this.listings.set(key, { docs: this.sorted, listing });
-    return listing;
+    return this.listingViews.listing(this.sorted, client, opts);
   }
 
   listingPipeline(client: ListingClient, token?: CancelToken, opts: ListingOptions = {}): Promise<RoutingPipeline> {
-    const key = `${client}${JSON.stringify(opts)}`;
-    const hit = this.views.get(key);
-    if (hit && hit.docs === this.sorted) return hit.pipeline;
-    const docs = this.sorted;
-    const pipeline = buildListingView({
-      docs,
-      listing: this.listing(client, opts),
-      settings: this.settings,
-      text: this.text,
-      prior: this.prior,
-      vectorsOf: (id) => this.dense?.vectors(id),
-      embedder: this.init.embedder ?? null,
-      indexFactory: undefined,
-    }).then((library) => {
-      throwIfCancelled(token);
-      return new RoutingPipeline(library, this.pipelineParts);
-    });
-    // A failed or cancelled build is not kept: the next request builds again.
-    pipeline.catch(() => this.views.get(key)?.pipeline === pipeline && this.views.delete(key));
-    keepRecent(this.views, docs);
-    this.views.set(key, { docs, pipeline });
-    return pipeline;
+    return this.listingViews.pipeline(this.sorted, client, token, opts);
   }
 
   async route(full: string, opts: RouteOptions = {}): Promise<RouteResult> {
@@ -354,7 +328,7 @@ class Engine implements RoutingEngine {
     const t0 = Date.now();
     const { token } = opts;
     const read = opts.parsed
-      ? { docs: opts.parsed.docs, failed: [...opts.parsed.failed], flush: async () => undefined }
+      ? { docs: opts.parsed.docs, failed: [...opts.parsed.failed], flush: async () => undefined, reopen: async () => new Map<string, SkillDoc>() }
       : await readSkills(this.init.workspace, this.profileIds, { parseCache: this.init.parseCache, token, progress: opts.progress });
     const { docs, failed, flush: flushParses } = read;
     if (this.init.parseOnly) return this.keepParsed(docs, failed, flushParses, t0);
@@ -390,6 +364,7 @@ class Engine implements RoutingEngine {
     await this.flushAnalyses();
     if (this.fresh >= COMPACT_AFTER) await this.compactAnalyses();
     await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
+    this.adopt(await read.reopen(COMPACT_AFTER));
     await this.vectors?.finish(this.sorted, opts.progress);
     const stats: IndexStats = {
       skills: this.entries.size,
@@ -543,6 +518,17 @@ class Engine implements RoutingEngine {
     return `${doc.hash}:${contentHash(doc.name)}${named}:${this.analysisTag}`;
   }
 
+  /** A cold index's skills as the parse cache reads them back: bodies as bytes until read, as on a reopen. */
+  private adopt(docs: Map<string, SkillDoc>): void {
+    for (const [id, doc] of docs) {
+      const e = this.entries.get(id);
+      if (!e || e.doc.hash !== doc.hash) continue;
+      doc.findings = e.doc.findings;
+      this.entries.set(id, e.withDoc(doc));
+    }
+    if (docs.size) this.resort();
+  }
+
   /** A cold index's analyses, as written, read back compact (the conflict profiles' terms too). */
   private async compactAnalyses(): Promise<void> {
     const cache = this.init.analysisCache;
@@ -584,15 +570,6 @@ class Engine implements RoutingEngine {
     await this.init.crossEncoder?.dispose?.();
     await this.init.onDispose?.();
   }
-}
-
-/**
- * Forgets the listings and views of older skill lists, and all but the newest few of this one:
- * what-if listings (`reach` verifying words) are keyed by their options and would pile up.
- */
-function keepRecent(cache: Map<string, { docs: readonly SkillDoc[] }>, docs: readonly SkillDoc[]): void {
-  for (const [key, v] of cache) if (v.docs !== docs) cache.delete(key);
-  while (cache.size >= 8) cache.delete(cache.keys().next().value!);
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
