@@ -113,25 +113,36 @@ export abstract class KeyedCacheFile<V> {
     // Cleared before encoding: an entry set while the encoding pauses leaves the file dirty.
     this.dirty = false;
     try {
-      await this.write(await this.encode());
+      await this.write();
     } catch (err) {
       this.dirty = true;
       throw err;
     }
   }
 
-  private async write(chunks: Buffer[]): Promise<void> {
+  private async write(): Promise<void> {
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     const out = await fs.open(tmp, 'w');
+    let replaced: (() => void) | void;
     try {
-      const total = chunks.reduce((n, c) => n + c.length, 0);
-      const { bytesWritten } = await out.writev(chunks);
-      if (bytesWritten !== total) throw new Error(`wrote ${bytesWritten} of ${total} bytes`);
+      replaced = await this.writeTo(out, tmp);
     } finally {
       await out.close();
     }
     await fs.rename(tmp, this.file);
+    replaced?.();
+  }
+
+  /**
+   * Writes the file's bytes to `out` (the temporary file `tmp`, renamed over the file afterwards);
+   * may return what to do once it has replaced the file. By default `encode`'s chunks at once.
+   */
+  protected async writeTo(out: fs.FileHandle, _tmp: string): Promise<(() => void) | void> {
+    const chunks = await this.encode();
+    const total = chunks.reduce((n, c) => n + c.length, 0);
+    const { bytesWritten } = await out.writev(chunks);
+    if (bytesWritten !== total) throw new Error(`wrote ${bytesWritten} of ${total} bytes`);
   }
 }
 

@@ -11,6 +11,7 @@
  * reported and rebuilt.
  */
 import { closeSync, openSync, readFile, readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ParseCache } from '../core/index/caches';
 import type { SkillDoc } from '../core/types';
@@ -24,6 +25,10 @@ const MAGIC = 'SRPS1\n';
 const VERSION = 5;
 export const PARSE_FILE = 'parsed.json';
 const NEWLINE = Buffer.from('\n');
+/** The header line's width (magic, JSON padded with spaces, newline): written last, in place. */
+const HEADER_BYTES = 128;
+/** How much is handed to one write. */
+const BATCH_BYTES = 4 << 20;
 
 /** How a YAML timestamp in front matter is written (JSON has no dates); see `revive`. */
 const DATE_TAG = '\u0000date';
@@ -266,9 +271,12 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
     }
   }
 
-  /** The entries as a reopen reads them: a cold index's bodies as bytes instead of strings. */
-  compact(): Promise<void> {
-    return this.reread();
+  /**
+   * The entries as a reopen reads them: fields in the file, not in memory. A write leaves the
+   * entries it wrote so (see `writeTo`); others are read back from the file.
+   */
+  async compact(): Promise<void> {
+    for (const v of this.map.values()) if (!('head' in v && 'spans' in v)) return this.reread();
   }
 
   override set(key: string, doc: SkillDoc): void {
@@ -320,27 +328,64 @@ export class FileParseCache extends KeyedCacheFile<SkillDoc | Stored> implements
     return entries;
   }
 
+  /** Every entry's bytes are written by `writeTo`, a batch at a time; `encode` is not used. */
   protected encode(): Buffer[] {
-    // A line and the lazy fields' bytes per skill, those read from the file as they were. Joining the
-    // lines into one string, then one buffer, then a framed copy held the file four times over.
+    throw new Error('the parsed-skill snapshot is written by writeTo');
+  }
+
+  /**
+   * Writes the entries a batch at a time (a line and the lazy fields' bytes per skill, those of
+   * entries read from the file read from it), under a header written last: a fixed-width line whose
+   * checksum covers what follows. Holding every body's bytes until one write held the library's
+   * text a second time at the end of a cold index (~200 MB at 20,000 skills). Once the file is in
+   * place, the entries written are kept as entries of it (their fields read from it when read), as
+   * a reopen would read them, without reading the file back.
+   */
+  protected override async writeTo(out: FileHandle, tmp: string): Promise<() => void> {
     const sum = new Checksum();
-    const chunks: Buffer[] = [];
-    for (const [key, v] of this.map) {
-      let line: Buffer;
-      let fields: Buffer[];
-      if ('head' in v && 'spans' in v) {
-        line = Buffer.from(`${JSON.stringify([key, v.head])}\n`, 'utf8');
-        fields = LAZY.map((f) => (v.spans[f] ? v.src.read(v.spans[f]) : encodeField(f, v.values[f])));
-      } else {
-        const doc = v as SkillDoc;
-        fields = LAZY.map((f) => encodeField(f, doc[f]));
-        line = entryLine(key, doc, Object.fromEntries(LAZY.map((f, i) => [f, fields[i].length])) as Record<LazyField, number>);
-      }
+    const written = new Map<string, { value: SkillDoc | Stored; head: Record<string, unknown>; spans: Record<LazyField, Span> }>();
+    let at = HEADER_BYTES;
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    const flushBatch = async () => {
+      const { bytesWritten } = await out.writev(batch, at - batchBytes);
+      if (bytesWritten !== batchBytes) throw new Error(`wrote ${bytesWritten} of ${batchBytes} bytes`);
+      batch = [];
+      batchBytes = 0;
+    };
+    // The entries as they are now: one set while a batch is written is left for the next flush.
+    for (const [key, v] of [...this.map]) {
+      const stored = 'head' in v && 'spans' in v;
+      const fields = LAZY.map((f) => (stored ? (v.spans[f] ? v.src.read(v.spans[f]) : encodeField(f, v.values[f])) : encodeField(f, (v as SkillDoc)[f])));
+      const lengths = Object.fromEntries(LAZY.map((f, i) => [f, fields[i].length])) as Record<LazyField, number>;
+      const line = stored ? Buffer.from(`${JSON.stringify([key, { ...v.head, ...lengths }])}\n`, 'utf8') : entryLine(key, v as SkillDoc, lengths);
+      const head = (JSON.parse(line.toString('utf8')) as [string, Record<string, unknown>])[1];
+      let from = at + line.length;
+      const spans = {} as Record<LazyField, Span>;
+      LAZY.forEach((f, i) => {
+        spans[f] = [from, fields[i].length];
+        from += fields[i].length;
+      });
+      written.set(key, { value: v, head, spans });
       for (const c of [line, ...fields, NEWLINE]) {
         sum.update(c);
-        chunks.push(c);
+        batch.push(c);
+        batchBytes += c.length;
+        at += c.length;
       }
+      if (batchBytes >= BATCH_BYTES) await flushBatch();
     }
-    return [Buffer.from(`${MAGIC}${JSON.stringify({ version: VERSION, ...sum.digest() })}\n`, 'utf8'), ...chunks];
+    if (batchBytes) await flushBatch();
+    const json = JSON.stringify({ version: VERSION, ...sum.digest() });
+    const header = Buffer.from(`${MAGIC}${json.padEnd(HEADER_BYTES - MAGIC.length - 1)}\n`, 'utf8');
+    if (header.length !== HEADER_BYTES) throw new Error('the snapshot header does not fit its line');
+    await out.write(header, 0, header.length, 0);
+    // Opened before the rename: the descriptor is of this file, whatever replaces it later.
+    const src = new SnapshotBytes(openSync(tmp, 'r'));
+    return () => {
+      for (const [key, w] of written) {
+        if (this.map.get(key) === w.value) this.map.set(key, { head: w.head, src, spans: w.spans, values: {} });
+      }
+    };
   }
 }

@@ -124,8 +124,14 @@ describe('FileParseCache (parsed skills by file stamp)', () => {
     assert.deepEqual({ ...c.get('a') }, doc('a'));
     // Its own write keeps the entries read from the old file, and the new file reads back whole.
     c.set('c', doc('c'));
+    assert.equal(Object.getOwnPropertyDescriptor(c.get('c')!, 'body')!.get, undefined, 'set in this process: in memory');
     await c.flush(new Set(['a', 'b', 'c']));
     assert.equal(a.body, doc('a').body);
+    // What it wrote it keeps as entries of the new file, not in memory.
+    assert.equal(typeof Object.getOwnPropertyDescriptor(c.get('c')!, 'body')!.get, 'function');
+    assert.deepEqual({ ...c.get('c') }, doc('c'));
+    await c.compact();
+    assert.deepEqual({ ...c.get('b') }, doc('b', { lang: 'zh', description: '数据' }));
     const d = await FileParseCache.open(dir, logger);
     assert.deepEqual({ ...d.get('b') }, doc('b', { lang: 'zh', description: '数据' }));
     assert.deepEqual(warnings, []);
