@@ -28,9 +28,9 @@ export class SkillEntry {
 
   /**
    * The skill as routing reads it: its own body (lines naming other skills blanked), its own hash.
-   * The same object on each call; its body is made again on each read from the document's (which
-   * a skill read from the parse snapshot reads on each read, see node/parseSnapshot.ts): a pair scan meets
-   * every skill, and keeping each own body would hold most of the library's text.
+   * The same object on each call; its body is made again on each read from the document's, which
+   * a skill read from the parse snapshot reads from the file each time (node/parseSnapshot.ts): a
+   * pair scan meets every skill, and keeping each own body would hold most of the library's text.
    */
   get routing(): SkillDoc {
     if (this.own) return this.own;
@@ -38,7 +38,10 @@ export class SkillEntry {
     const doc = this.doc;
     let lines: number[] | undefined;
     const own = {} as SkillDoc;
-    const get = () => blankLines(doc.body, (lines ??= mentionLines(doc.body, this.mentions)));
+    const get = () => {
+      const body = doc.body;
+      return blankLines(body, (lines ??= mentionLines(body, this.mentions)));
+    };
     const set = (value: string) => Object.defineProperty(own, 'body', { value, writable: true, enumerable: true, configurable: true });
     // Copied by property descriptors: a spread would read (decode) every field.
     return (this.own = Object.defineProperties(own, {
