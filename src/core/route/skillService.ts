@@ -12,7 +12,7 @@ import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
 import { ANALYSIS_VERSION, analysisFingerprint, type AnalysisCache, type FieldStore, type LexicalSnapshotStore, type ParseCache, type ReferenceCache } from '../index/caches';
 import { LexicalSnapshots } from '../index/lexicalSnapshots';
-import { readSkills } from '../index/readSkills';
+import { readSkills, type ReadSkills } from '../index/readSkills';
 import { runTimeSliced, SLICE_MS, yieldToLoop } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
@@ -327,11 +327,12 @@ class Engine implements RoutingEngine {
   async index(opts: IndexOptions = {}): Promise<IndexStats> {
     const t0 = Date.now();
     const { token } = opts;
-    const read = opts.parsed
-      ? { docs: opts.parsed.docs, failed: [...opts.parsed.failed], flush: async () => undefined, reopen: async () => new Map<string, SkillDoc>() }
+    let read: ReadSkills | undefined = opts.parsed
+      ? { docs: [...opts.parsed.docs], failed: [...opts.parsed.failed], flush: async () => undefined, reopen: async () => new Map<string, SkillDoc>() }
       : await readSkills(this.init.workspace, this.profileIds, { parseCache: this.init.parseCache, token, progress: opts.progress });
-    const { docs, failed, flush: flushParses } = read;
-    if (this.init.parseOnly) return this.keepParsed(docs, failed, flushParses, t0);
+    if (this.init.parseOnly) return this.keepParsed(read.docs, read.failed, read.flush, t0);
+    const { docs, failed } = await this.snapshotDocs(read);
+    read = undefined; // its closures hold the parses
     this.names = new SkillNames(docs);
     const seen = new Set<string>();
     const changed: SkillDoc[] = [];
@@ -363,8 +364,6 @@ class Engine implements RoutingEngine {
     await yieldToLoop();
     await this.flushAnalyses();
     if (this.fresh >= COMPACT_AFTER) await this.compactAnalyses();
-    await flushParses().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
-    this.adopt(await read.reopen(COMPACT_AFTER));
     await this.vectors?.finish(this.sorted, opts.progress);
     const stats: IndexStats = {
       skills: this.entries.size,
@@ -518,15 +517,16 @@ class Engine implements RoutingEngine {
     return `${doc.hash}:${contentHash(doc.name)}${named}:${this.analysisTag}`;
   }
 
-  /** A cold index's skills as the parse cache reads them back: bodies as bytes until read, as on a reopen. */
-  private adopt(docs: Map<string, SkillDoc>): void {
-    for (const [id, doc] of docs) {
-      const e = this.entries.get(id);
-      if (!e || e.doc.hash !== doc.hash) continue;
-      doc.findings = e.doc.findings;
-      this.entries.set(id, e.withDoc(doc));
-    }
-    if (docs.size) this.resort();
+  /**
+   * The skills as read, the parse snapshot written at once; after a cold read of many skills, the
+   * snapshot's documents in place of the parses (equal, their bodies read from the file when read),
+   * so the analysis and the embedding do not hold every body of the library as a string.
+   */
+  private async snapshotDocs(read: ReadSkills): Promise<{ docs: SkillDoc[]; failed: { path: string; message: string }[] }> {
+    await read.flush().catch((err) => this.log.warn(`could not write the parsed-skill snapshot: ${err instanceof Error ? err.message : err}`));
+    const lazy = await read.reopen(COMPACT_AFTER);
+    const docs = lazy.size ? read.docs.map((d) => (lazy.get(d.id)?.hash === d.hash ? lazy.get(d.id)! : d)) : read.docs;
+    return { docs, failed: read.failed };
   }
 
   /** A cold index's analyses, as written, read back compact (the conflict profiles' terms too). */
