@@ -21,11 +21,6 @@ export class SkillEntry {
     private readonly ownTerms: number,
   ) {}
 
-  /** This entry over `doc`, the same skill version read another way (see `ReadSkills.reopen`). */
-  withDoc(doc: SkillDoc): SkillEntry {
-    return new SkillEntry(doc, this.refKeys, this.mentions, this.feedback, this.ownTerms);
-  }
-
   /**
    * The skill as routing reads it: its own body (lines naming other skills blanked), its own hash.
    * The same object on each call; its body is made again on each read from the document's, which
