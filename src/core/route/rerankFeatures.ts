@@ -286,6 +286,17 @@ export interface ListFeatures {
 
 const log2 = (x: number) => Math.log(x) / Math.LN2;
 
+/**
+ * A skill's body length by document object: a body read from the parse snapshot is read from the
+ * file on each read, and every request's candidates need only its length.
+ */
+const bodyLengths = new WeakMap<SkillDoc, number>();
+function bodyLength(doc: SkillDoc): number {
+  let n = bodyLengths.get(doc);
+  if (n === undefined) bodyLengths.set(doc, (n = doc.body.length));
+  return n;
+}
+
 /** Point features and pairwise judgements for the candidates of one request. */
 export function listFeatures(req: RerankRequest): ListFeatures {
   const { head, profiles } = req;
@@ -364,7 +375,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
       umbrella: profile?.umbrella ? 1 : 0,
       facetAgree: agree,
       facetClash: clash,
-      bodyLength: Math.log1p(doc.body.length) / 10,
+      bodyLength: Math.log1p(bodyLength(doc)) / 10,
       // Coverage counts a Chinese skill's own words and its bridge terms, an English skill's only
       // the bridged ones (and the reverse for an English request): with these the model can offset
       // that in each direction.
