@@ -6,8 +6,7 @@
  * status and routing; state lives in small owners: `FolderLibrary` (one folder's engine and
  * queue), `PairFindingsStore` and `PairPasses` (pair findings and the passes that find and
  * recheck them), `DocumentScheduler` (open buffers, debounce, cancellation), `StatusThrottle`
- * and `listing.ts`. What remains shares the folders' queues, the open buffers and what was
- * published where; split further, the parts would pass each other all of it.
+ * and `listing.ts`; what remains shares the folders' queues, buffers and publications.
  *
  * Work on one library runs in order on its queue; superseded edits are cancelled and results for
  * a stale document version dropped. An edit is checked in two steps, as type checkers do: the
@@ -114,10 +113,7 @@ export class WorkspaceIndex {
     if (fresh.length) await this.reindex(fresh);
   }
 
-  /**
-   * Indexes `libs` (default: all) under one cancellable progress report. A folder that is being
-   * indexed already starts over.
-   */
+  /** Indexes `libs` (default: all) under one cancellable progress report; one being indexed starts over. */
   async reindex(libs: FolderLibrary[] = [...this.libraries.values()]): Promise<void> {
     if (!libs.length) {
       this.emitStatus(true);
@@ -195,6 +191,8 @@ export class WorkspaceIndex {
           if (ref) await this.updateOne(lib, ref, new TextEncoder().encode(doc.text)).catch(() => undefined);
         }
         this.passes.stopRecheck(lib); // the pass below finds every pair
+        // Cancel clicked during the index's last steps: the user asked for no index.
+        if (token.isCancellationRequested) throw new CancelledError();
         lib.state = 'ready';
         this.host.log.info(
           `${lib.name}: ${stats.skills} skills (${stats.cached} from cache, ${stats.embedded} embedded, ${stats.failed} unreadable) ` +
@@ -208,6 +206,7 @@ export class WorkspaceIndex {
         }).catch(() => undefined);
       } catch (err) {
         await service?.dispose().catch(() => undefined);
+        if (service && lib.service === service) lib.service = null; // adopted before the failure
         if (err instanceof CancelledError || token.isCancellationRequested) {
           lib.state = 'cancelled';
           this.host.log.info(`${lib.name}: indexing cancelled`);

@@ -401,7 +401,7 @@ async function runUi() {
     await closeBrowser();
     await stopServer();
     const big = path.join(tmp, 'large-library');
-    generateLibrary(big, 400);
+    generateLibrary(big, 1000); // its index outlasts the click on Cancel by seconds
     const port2 = await startServer('ui-large');
     const page2 = await openBrowser();
     await page2.goto(workbenchUrl(port2, false, big));
@@ -412,7 +412,11 @@ async function runUi() {
     const entries = await page2.locator('.statusbar-item', { hasText: /skills/i }).count();
     if (entries !== 1) throw new Error(`${entries} Skill Router status bar entries while indexing`);
     await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
-    await statusItem(page2, /Skills: not indexed/).waitFor({ timeout: 60_000 });
+    await statusItem(page2, /Skills: not indexed/).waitFor({ timeout: 60_000 }).catch(async (err) => {
+      const shown = await page2.locator('.statusbar-item', { hasText: /skills/i }).allTextContents();
+      const logged = findFile(path.join(USER, 'logs'), 'Skill Router.log').flatMap((f) => readFileSync(f, 'utf8').split('\n')).filter((l) => /large-library/.test(l));
+      throw new Error(`${err.message}\nstatus item: ${shown.join(' | ')}\nserver log: ${logged.slice(-6).join('\n')}`);
+    });
     await toast.waitFor({ state: 'detached' });
   });
   console.log(`${passed} passed, 0 failed`);

@@ -15,7 +15,7 @@ const ROOT_URI = 'file:///lib';
 /** The body two copy-pasted twins share: their requests meet there. */
 const CSV_BODY = '# Fixing delimiters\n\n# Dropping duplicate rows\n';
 
-function setup(gate: (opts: OpenLibraryOptions) => Promise<void>) {
+function setup(gate: (opts: OpenLibraryOptions) => Promise<void>, afterIndex?: () => void) {
   const published = new Map<string, { diagnostics: Diagnostic[]; version?: number }>();
   const listeners = new Set<() => void>();
   /** Resolves with the first value `probe` gives, re-checked after every publish. */
@@ -48,7 +48,9 @@ function setup(gate: (opts: OpenLibraryOptions) => Promise<void>) {
       const index = svc.index.bind(svc);
       svc.index = async (o) => {
         await gate(opts);
-        return index(o);
+        const stats = await index(o);
+        afterIndex?.();
+        return stats;
       };
       const route = svc.route.bind(svc);
       svc.route = (query, o) => {
@@ -119,6 +121,22 @@ describe('WorkspaceIndex', () => {
     assert.equal(s.folders[0].state, 'cancelled');
     assert.equal(t.reports[t.reports.length - 1], 'done');
     assert.match(t.opened[0].cacheDir!, /^\/cache\/index\/lib-[0-9a-f]{12}$/);
+  });
+
+  it('a Cancel that arrives as the engine finishes still leaves the folder not indexed, and a reindex brings it back', async () => {
+    let cancelNext = true;
+    const t = setup(async () => undefined, () => {
+      if (cancelNext) t.index.cancelIndexing();
+      cancelNext = false;
+    });
+    await t.index.changeFolders([ROOT_URI], []);
+    assert.equal(t.index.status().state, 'cancelled');
+    assert.equal(t.index.status().folders[0].state, 'cancelled');
+    await assert.rejects(t.index.route({ query: 'clean a csv file' }), /cannot route yet: the skill index is cancelled/);
+    await t.index.reindex();
+    assert.equal(t.index.status().state, 'ready');
+    assert.equal(t.index.status().skills, 2);
+    await t.index.dispose();
   });
 
   it('a second reindex supersedes the first; the last one publishes', async () => {
