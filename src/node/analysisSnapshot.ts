@@ -13,7 +13,8 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FIELDS, type TermCounts } from '../core/index/lexicalIndex';
+import { FIELDS } from '../core/index/lexicalIndex';
+import { TableCounts, termAt, termCount } from '../core/index/termTable';
 import type { AnalysisCache, SkillAnalysis } from '../core/index/caches';
 import type { Logger } from '../core/types';
 import { SILENT_LOGGER } from '../core/types';
@@ -32,22 +33,6 @@ type Header = {
   /** [content key, distinct terms, feedback terms, profile-text terms or -1, 1 when its frequencies are uint32] */
   entries: [string, number, number, number, number][];
 } & DataChecksum;
-
-/** Counts read from the snapshot: term ids into its table; the strings only when asked for. */
-class SnapshotCounts implements TermCounts {
-  private words: string[] | undefined;
-  constructor(
-    readonly lengths: number[],
-    readonly ids: Uint32Array,
-    readonly tf: Uint8Array | Uint32Array,
-    readonly table: readonly string[],
-  ) {}
-
-  get terms(): string[] {
-    this.words ??= Array.from(this.ids, (id) => this.table[id]);
-    return this.words;
-  }
-}
 
 export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements AnalysisCache {
   private constructor(file: string, log: Logger) {
@@ -133,7 +118,7 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
         at += n * F;
       }
       atId += n;
-      const analysis: SkillAnalysis = { counts: new SnapshotCounts(lengths, ids, tf, terms), feedback };
+      const analysis: SkillAnalysis = { counts: new TableCounts(lengths, ids, tf, terms), feedback };
       if (profile) analysis.profile = profile;
       decoded.push([key, analysis]);
     }
@@ -173,7 +158,7 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
     let pairs = 0;
     for (const [e, { counts, feedback, profile }] of items.entries()) {
       const key = keys[e];
-      const n = counts.terms.length;
+      const n = termCount(counts);
       const wide = isWide(counts.tf);
       entries.push([key, n, feedback.length, profile ? profile.length : -1, wide]);
       words += F + n + feedback.length + (profile?.length ?? 0) + wide * n * F;
@@ -186,10 +171,10 @@ export class FileAnalysisCache extends KeyedCacheFile<SkillAnalysis> implements 
     let e = 0;
     for (const { counts, feedback, profile } of items) {
       await step();
-      const n = counts.terms.length;
+      const n = termCount(counts);
       const wide = entries[e++][4];
       for (let f = 0; f < F; f++) data[at++] = counts.lengths[f] ?? 0;
-      for (const t of counts.terms) data[at++] = id(t);
+      for (let i = 0; i < n; i++) data[at++] = id(termAt(counts, i));
       for (const t of feedback) data[at++] = id(t);
       for (const t of profile ?? []) data[at++] = id(t);
       if (wide) for (let i = 0; i < n * F; i++) data[at++] = counts.tf[i];

@@ -15,6 +15,7 @@ import { LexicalSnapshots } from '../index/lexicalSnapshots';
 import { readSkills, type ReadSkills } from '../index/readSkills';
 import { runTimeSliced, SLICE_MS, yieldToLoop } from '../jobs/timeSliced';
 import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex';
+import { TermTable } from '../index/termTable';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import { LISTING_RULES, type ClientListing, type ListingClient, type ListingOptions, type ProfileId } from '../profiles';
 import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
@@ -115,7 +116,11 @@ export interface RoutingEngine extends LiveSkillService {
   listingPipeline(client: ListingClient, token?: CancelToken, opts?: ListingOptions): Promise<RoutingPipeline>;
 }
 
-/** Fresh analyses from which an index reads its snapshot back compact (a cold index, a branch switch). */
+/**
+ * Skills analysed one at a time (edits) after which an index reads its analysis snapshot back
+ * compact (a batch keeps its own compact: `TermTable`); also the fresh parses after which a read
+ * takes the parse snapshot's documents.
+ */
 const COMPACT_AFTER = 500;
 
 /** Creates the engine over injected capabilities. */
@@ -143,7 +148,7 @@ class Engine implements RoutingEngine {
   private compat: { docs: readonly SkillDoc[]; profiles: SkillProfiles } | null = null;
   /** Analysed profile texts of the last profile build (analyse output is never mutated). */
   private profileTerms = new Map<string, string[]>();
-  private fresh = 0; // skills analysed (not read from the snapshot) since the last compaction
+  private fresh = 0; // skills analysed one at a time (not compact) since the last compaction
   private readonly fieldCache: FieldCache;
   /** The skills' vectors (null without an embedder). */
   private readonly vectors: SkillVectors | null = null;
@@ -472,7 +477,8 @@ class Engine implements RoutingEngine {
   private async upsertLexicalInSlices(docs: readonly SkillDoc[], token?: CancelToken): Promise<void> {
     const batch: [string, TermCounts][] = [];
     const keys: string[] = [];
-    await runTimeSliced(docs, (doc) => this.analyseOne(doc, batch, keys), { token });
+    const table = new TermTable();
+    await runTimeSliced(docs, (doc) => this.analyseOne(doc, batch, keys, table), { token });
     await this.snapshots.fill(this.lexical, batch, keys, () => this.lexical.upsertManyCountsSliced(batch, { sliceMs: SLICE_MS, pause: yieldToLoop }));
   }
 
@@ -483,8 +489,12 @@ class Engine implements RoutingEngine {
     this.lexical.upsertManyCounts(batch);
   }
 
-  /** Analyses one skill (or takes its analysis from the snapshot), sets its entry, adds its counts to `batch`. */
-  private analyseOne(doc: SkillDoc, batch: [string, TermCounts][], keys?: string[]): void {
+  /**
+   * Analyses one skill (or takes its analysis from the snapshot), sets its entry, adds its counts
+   * to `batch`; with `table`, a fresh analysis is kept over it at once (a batch's analyses are
+   * held together: compact, as a reopen reads them).
+   */
+  private analyseOne(doc: SkillDoc, batch: [string, TermCounts][], keys?: string[], table?: TermTable): void {
     const cache = this.init.analysisCache;
     const prev = this.entries.get(doc.id);
     const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : cachedReferenceKeys(doc, this.init.referenceCache);
@@ -499,8 +509,9 @@ class Engine implements RoutingEngine {
         feedback: [...fields.name, ...fields.description, ...(fields.bridge ?? [])],
         profile: analyse(profileText(doc), { segmenter: this.init.segmenter }),
       };
+      if (table) analysis = table.compact(analysis);
+      else this.fresh++;
       cache?.set(key, analysis);
-      this.fresh++;
     }
     this.entries.set(doc.id, entry(analysis.feedback, analysis.counts.lengths[0] + analysis.counts.lengths[1]));
     // The conflict profiles look texts up before analysing them; keyed by the exact text, so a
