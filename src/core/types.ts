@@ -111,6 +111,8 @@ export interface Embedder {
   readonly info: EmbedderInfo;
   /** `kind` lets models with instruction prefixes treat requests and passages differently. */
   embed(texts: string[], kind: 'query' | 'passage', token?: CancelToken): Promise<Float32Array[]>;
+  /** Gives back memory the runtime kept for large batches (a cold index's passages); optional. */
+  recycle?(): Promise<void>;
   dispose?(): Promise<void> | void;
 }
 

@@ -113,31 +113,49 @@ interface Pending {
   resolve(vectors: Float32Array[]): void;
   reject(err: Error): void;
   token?: CancelToken;
+  /** The worker the call was posted to (a recycled one answers the calls it has). */
+  worker: Worker;
 }
+
+type Loading = { resolve(info: EmbedderInfo): void; reject(err: Error): void };
 
 export class WorkerEmbedder implements Embedder {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private loaded?: { resolve(info: EmbedderInfo): void; reject(err: Error): void };
+  /** Workers still loading their model, with what waits for them. */
+  private readonly loads = new Map<Worker, Loading>();
   private info_?: EmbedderInfo;
   /** Why calls are refused once the worker is gone (disposed, crashed, exited). */
   private stopped?: string;
   private poll?: NodeJS.Timeout;
   private closing?: Promise<void>;
-  private readonly exited: Promise<number>;
+  private recycling?: Promise<void>;
+  /** Workers let go by `recycle`: their exit is not a failure. */
+  private readonly retired = new WeakSet<Worker>();
+  private worker: Worker;
+  private exited: Promise<number>;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly start: () => Worker,
     private readonly label: string,
     private readonly logger: Logger,
   ) {
-    worker.on('message', (msg: FromEmbedWorker) => this.receive(msg));
+    this.worker = start();
+    this.exited = this.attach(this.worker);
+  }
+
+  /** Listens to `worker`; only the current worker's failure or exit stops the embedder. */
+  private attach(worker: Worker): Promise<number> {
+    worker.on('message', (msg: FromEmbedWorker) => this.receive(msg, worker));
     // Without these listeners an error in the worker would be thrown in the main thread.
-    worker.on('error', (err) => this.fail(`the embedding worker failed (${err.message})`));
-    worker.on('messageerror', (err) => this.fail(`the embedding worker sent a message that could not be read (${err.message})`));
-    this.exited = new Promise((resolve) => {
+    const failed = (why: string) => {
+      if (worker === this.worker && !this.retired.has(worker)) this.fail(why);
+    };
+    worker.on('error', (err) => failed(`the embedding worker failed (${err.message})`));
+    worker.on('messageerror', (err) => failed(`the embedding worker sent a message that could not be read (${err.message})`));
+    return new Promise((resolve) => {
       worker.on('exit', (code) => {
-        this.fail(`the embedding worker exited (code ${code})`);
+        failed(`the embedding worker exited (code ${code})`);
         resolve(code);
       });
     });
@@ -152,15 +170,51 @@ export class WorkerEmbedder implements Embedder {
     const file = embedWorkerFile();
     if (!file) throw new Error(`${EMBED_WORKER_FILE} is missing next to ${__filename}; rebuild with \`node esbuild.mjs\``);
     const data: EmbedWorkerData = { folder, options };
-    const embedder = new WorkerEmbedder(new Worker(file, { workerData: data, resourceLimits: workerLimits() }), folder, logger);
+    const embedder = new WorkerEmbedder(() => new Worker(file, { workerData: data, resourceLimits: workerLimits() }), folder, logger);
     try {
-      embedder.info_ = await new Promise<EmbedderInfo>((resolve, reject) => (embedder.loaded = { resolve, reject }));
+      embedder.info_ = await embedder.loaded(embedder.worker);
     } catch (err) {
       await embedder.worker.terminate();
       throw err;
     }
     embedder.settle();
     return embedder;
+  }
+
+  private loaded(worker: Worker): Promise<EmbedderInfo> {
+    return new Promise<EmbedderInfo>((resolve, reject) => this.loads.set(worker, { resolve, reject }));
+  }
+
+  /**
+   * Replaces the worker with a fresh one (the model loaded again): onnxruntime keeps the memory its
+   * largest batches took for the life of its session, ~50-110 MB after a cold index's passages,
+   * which requests never need again. The old worker answers the calls it has, then goes before
+   * the new one loads (the two are never held together); calls made meanwhile wait for the new
+   * one (~0.5 s). A fresh worker that cannot load stops the embedder, as a crash would.
+   */
+  recycle(): Promise<void> {
+    if (this.stopped || this.closing) return Promise.resolve();
+    this.recycling ??= (async () => {
+      while (this.pending.size) await new Promise((r) => setTimeout(r, CANCEL_POLL_MS));
+      if (this.stopped || this.closing) return;
+      const old = this.worker;
+      this.retired.add(old);
+      old.postMessage({ type: 'dispose' } satisfies ToEmbedWorker);
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([this.exited, new Promise((resolve) => (grace = setTimeout(resolve, DISPOSE_GRACE_MS)))]);
+      clearTimeout(grace);
+      await old.terminate();
+      if (this.stopped || this.closing) return;
+      this.worker = this.start();
+      this.exited = this.attach(this.worker);
+      try {
+        await this.loaded(this.worker);
+      } catch (err) {
+        this.fail(`the embedding worker could not start afresh (${(err as Error).message})`);
+      }
+      this.settle();
+    })().finally(() => (this.recycling = undefined));
+    return this.recycling;
   }
 
   get info(): EmbedderInfo {
@@ -174,10 +228,12 @@ export class WorkerEmbedder implements Embedder {
    */
   async embed(texts: string[], kind: 'query' | 'passage', token?: CancelToken): Promise<Float32Array[]> {
     throwIfCancelled(token);
+    if (this.recycling) await this.recycling;
+    throwIfCancelled(token);
     if (this.stopped) throw new Error(`${this.info.id}: ${this.stopped}`);
     if (texts.length === 0) return [];
     const id = this.nextId++;
-    const vectors = new Promise<Float32Array[]>((resolve, reject) => this.pending.set(id, { resolve, reject, token }));
+    const vectors = new Promise<Float32Array[]>((resolve, reject) => this.pending.set(id, { resolve, reject, token, worker: this.worker }));
     this.worker.ref();
     this.post({ type: 'embed', id, texts, kind });
     if (token) this.poll ??= setInterval(() => this.checkCancelled(), CANCEL_POLL_MS);
@@ -204,18 +260,18 @@ export class WorkerEmbedder implements Embedder {
     this.worker.postMessage(msg);
   }
 
-  private receive(msg: FromEmbedWorker): void {
+  private receive(msg: FromEmbedWorker, from: Worker): void {
     switch (msg.type) {
       case 'log':
         this.logger[msg.level](msg.message);
         return;
       case 'ready':
-        this.loaded?.resolve(msg.info);
-        this.loaded = undefined;
+        this.loads.get(from)?.resolve(msg.info);
+        this.loads.delete(from);
         return;
       case 'loadFailed':
-        this.loaded?.reject(fromWireError(msg.error));
-        this.loaded = undefined;
+        this.loads.get(from)?.reject(fromWireError(msg.error));
+        this.loads.delete(from);
         return;
       case 'vectors':
       case 'failed': {
@@ -235,8 +291,8 @@ export class WorkerEmbedder implements Embedder {
     if (this.stopped) return;
     this.stopped = reason;
     const prefix = this.info_?.id ?? this.label;
-    this.loaded?.reject(new Error(`${prefix}: ${reason} while loading the model`));
-    this.loaded = undefined;
+    this.loads.get(this.worker)?.reject(new Error(`${prefix}: ${reason} while loading the model`));
+    this.loads.delete(this.worker);
     for (const call of this.pending.values()) call.reject(new Error(`${prefix}: ${reason}`));
     this.pending.clear();
     this.settle();
@@ -246,7 +302,7 @@ export class WorkerEmbedder implements Embedder {
     for (const [id, call] of this.pending) {
       if (!call.token?.isCancellationRequested) continue;
       this.pending.delete(id);
-      this.post({ type: 'cancel', id });
+      call.worker.postMessage({ type: 'cancel', id } satisfies ToEmbedWorker);
       call.reject(new CancelledError());
     }
     this.settle();

@@ -135,6 +135,43 @@ describe('WorkerEmbedder (OnnxEmbedder in a worker thread)', function () {
     await embedder.dispose(); // twice is harmless
   });
 
+  it('recycle: the old worker answers its call and goes before a fresh one loads; calls meanwhile wait; vectors unchanged', async () => {
+    const texts = realTexts();
+    const embedder = await WorkerEmbedder.load(MODEL);
+    try {
+      const before = await embedder.embed(texts, 'passage');
+      const first = threadOf(embedder);
+      let firstGone = false;
+      first.once('exit', () => (firstGone = true));
+      const inFlight = embedder.embed(texts.concat(texts, texts), 'passage');
+      const recycled = embedder.recycle();
+      const during = embedder.embed(['resize images for the web'], 'query').then((v) => ({ v, firstGone }));
+      assert.equal((await inFlight).length, texts.length * 3);
+      const answered = await during;
+      assert.equal(answered.v.length, 1);
+      assert.ok(answered.firstGone, 'the call made during the recycle went to the fresh worker, after the first had gone');
+      await recycled;
+      assert.equal(first.threadId, -1, 'the first worker is gone');
+      assert.notEqual(threadOf(embedder), first);
+      const after = await embedder.embed(texts, 'passage');
+      after.forEach((v, i) => assert.deepEqual(Array.from(v), Array.from(before[i]), `vector ${i}`));
+    } finally {
+      await embedder.dispose();
+    }
+  });
+
+  it('recycle: a fresh worker that cannot load the model stops the embedder with the reason', async () => {
+    const dir = copy(TINY, () => undefined);
+    const embedder = await WorkerEmbedder.load(dir);
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      await embedder.recycle();
+      await assert.rejects(embedder.embed(['resize images'], 'query'), /tiny-bert@1: the embedding worker could not start afresh \(.+\)/);
+    } finally {
+      await embedder.dispose();
+    }
+  });
+
   it('rejects pending and later calls with a clear error when the worker dies', async () => {
     const embedder = await WorkerEmbedder.load(MODEL);
     try {

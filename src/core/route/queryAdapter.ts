@@ -72,6 +72,7 @@ export function withQueryAdapter(embedder: Embedder, adapter: QueryAdapter): Emb
       const out = await embedder.embed(texts, kind, token);
       return kind === 'query' ? out.map((v) => adaptQuery(adapter, v)) : out;
     },
+    recycle: () => embedder.recycle?.() ?? Promise.resolve(),
     dispose: () => embedder.dispose?.(),
   };
 }

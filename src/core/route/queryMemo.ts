@@ -35,6 +35,7 @@ export function memoQueryVectors(embedder: Embedder, size = QUERY_MEMO_SIZE): Em
       throwIfCancelled(token);
       return [vector];
     },
+    recycle: () => embedder.recycle?.() ?? Promise.resolve(),
     dispose: () => embedder.dispose?.(),
   };
 }

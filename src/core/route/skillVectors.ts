@@ -19,6 +19,8 @@ export const EMBED_LAYOUT_VERSION = 2;
 
 // Large chunks let the embedder sort texts by length across skills, so batches pad little.
 const EMBED_BATCH = 256;
+/** Passages embedded in one index after which the encoder is asked to give back its batch memory. */
+export const RECYCLE_AFTER = 2_000;
 
 export interface SkillVectorsInit {
   embedder: Embedder;
@@ -104,6 +106,8 @@ export class SkillVectors {
       this.embeddedHash.set(t.doc.id, t.doc.hash);
       cache?.set(this.keyOf(t.doc), vectors[i]);
     });
+    // Requests are short: what the runtime kept for these batches is not needed again.
+    if (total >= RECYCLE_AFTER) embedder.recycle?.().catch((err) => this.init.log.warn(`the encoder could not start afresh: ${err instanceof Error ? err.message : err}`));
     return { cached, embedded: todo.length };
   }
 
