@@ -113,17 +113,12 @@ interface Pending {
   resolve(vectors: Float32Array[]): void;
   reject(err: Error): void;
   token?: CancelToken;
-  /** The worker the call was posted to (a recycled one answers the calls it has). */
-  worker: Worker;
 }
-
-type Loading = { resolve(info: EmbedderInfo): void; reject(err: Error): void };
 
 export class WorkerEmbedder implements Embedder {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  /** Workers still loading their model, with what waits for them. */
-  private readonly loads = new Map<Worker, Loading>();
+  private loading?: { resolve(info: EmbedderInfo): void; reject(err: Error): void };
   private info_?: EmbedderInfo;
   /** Why calls are refused once the worker is gone (disposed, crashed, exited). */
   private stopped?: string;
@@ -146,7 +141,7 @@ export class WorkerEmbedder implements Embedder {
 
   /** Listens to `worker`; only the current worker's failure or exit stops the embedder. */
   private attach(worker: Worker): Promise<number> {
-    worker.on('message', (msg: FromEmbedWorker) => this.receive(msg, worker));
+    worker.on('message', (msg: FromEmbedWorker) => this.receive(msg));
     // Without these listeners an error in the worker would be thrown in the main thread.
     const failed = (why: string) => {
       if (worker === this.worker && !this.retired.has(worker)) this.fail(why);
@@ -172,7 +167,7 @@ export class WorkerEmbedder implements Embedder {
     const data: EmbedWorkerData = { folder, options };
     const embedder = new WorkerEmbedder(() => new Worker(file, { workerData: data, resourceLimits: workerLimits() }), folder, logger);
     try {
-      embedder.info_ = await embedder.loaded(embedder.worker);
+      embedder.info_ = await embedder.loaded();
     } catch (err) {
       await embedder.worker.terminate();
       throw err;
@@ -181,8 +176,9 @@ export class WorkerEmbedder implements Embedder {
     return embedder;
   }
 
-  private loaded(worker: Worker): Promise<EmbedderInfo> {
-    return new Promise<EmbedderInfo>((resolve, reject) => this.loads.set(worker, { resolve, reject }));
+  /** The current worker's model, once its load is answered. */
+  private loaded(): Promise<EmbedderInfo> {
+    return new Promise<EmbedderInfo>((resolve, reject) => (this.loading = { resolve, reject }));
   }
 
   /**
@@ -199,7 +195,7 @@ export class WorkerEmbedder implements Embedder {
       if (this.stopped || this.closing) return;
       const old = this.worker;
       this.retired.add(old);
-      old.postMessage({ type: 'dispose' } satisfies ToEmbedWorker);
+      this.post({ type: 'dispose' });
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([this.exited, new Promise((resolve) => (grace = setTimeout(resolve, DISPOSE_GRACE_MS)))]);
       clearTimeout(grace);
@@ -208,7 +204,7 @@ export class WorkerEmbedder implements Embedder {
       this.worker = this.start();
       this.exited = this.attach(this.worker);
       try {
-        await this.loaded(this.worker);
+        await this.loaded();
       } catch (err) {
         this.fail(`the embedding worker could not start afresh (${(err as Error).message})`);
       }
@@ -233,7 +229,7 @@ export class WorkerEmbedder implements Embedder {
     if (this.stopped) throw new Error(`${this.info.id}: ${this.stopped}`);
     if (texts.length === 0) return [];
     const id = this.nextId++;
-    const vectors = new Promise<Float32Array[]>((resolve, reject) => this.pending.set(id, { resolve, reject, token, worker: this.worker }));
+    const vectors = new Promise<Float32Array[]>((resolve, reject) => this.pending.set(id, { resolve, reject, token }));
     this.worker.ref();
     this.post({ type: 'embed', id, texts, kind });
     if (token) this.poll ??= setInterval(() => this.checkCancelled(), CANCEL_POLL_MS);
@@ -260,18 +256,18 @@ export class WorkerEmbedder implements Embedder {
     this.worker.postMessage(msg);
   }
 
-  private receive(msg: FromEmbedWorker, from: Worker): void {
+  private receive(msg: FromEmbedWorker): void {
     switch (msg.type) {
       case 'log':
         this.logger[msg.level](msg.message);
         return;
       case 'ready':
-        this.loads.get(from)?.resolve(msg.info);
-        this.loads.delete(from);
+        this.loading?.resolve(msg.info);
+        this.loading = undefined;
         return;
       case 'loadFailed':
-        this.loads.get(from)?.reject(fromWireError(msg.error));
-        this.loads.delete(from);
+        this.loading?.reject(fromWireError(msg.error));
+        this.loading = undefined;
         return;
       case 'vectors':
       case 'failed': {
@@ -291,8 +287,8 @@ export class WorkerEmbedder implements Embedder {
     if (this.stopped) return;
     this.stopped = reason;
     const prefix = this.info_?.id ?? this.label;
-    this.loads.get(this.worker)?.reject(new Error(`${prefix}: ${reason} while loading the model`));
-    this.loads.delete(this.worker);
+    this.loading?.reject(new Error(`${prefix}: ${reason} while loading the model`));
+    this.loading = undefined;
     for (const call of this.pending.values()) call.reject(new Error(`${prefix}: ${reason}`));
     this.pending.clear();
     this.settle();
@@ -302,7 +298,7 @@ export class WorkerEmbedder implements Embedder {
     for (const [id, call] of this.pending) {
       if (!call.token?.isCancellationRequested) continue;
       this.pending.delete(id);
-      call.worker.postMessage({ type: 'cancel', id } satisfies ToEmbedWorker);
+      this.post({ type: 'cancel', id });
       call.reject(new CancelledError());
     }
     this.settle();

@@ -20,7 +20,7 @@ export const EMBED_LAYOUT_VERSION = 2;
 // Large chunks let the embedder sort texts by length across skills, so batches pad little.
 const EMBED_BATCH = 256;
 /** Passages embedded in one index after which the encoder is asked to give back its batch memory. */
-export const RECYCLE_AFTER = 2_000;
+const RECYCLE_AFTER = 2_000;
 
 export interface SkillVectorsInit {
   embedder: Embedder;
