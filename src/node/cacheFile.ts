@@ -232,16 +232,18 @@ export class Checksum {
   }
 
   /**
-   * Throws unless `bytes` match the checksum in `header`; a file checked by a CRC-32 this Node
+   * Throws unless `chunks` (in order) match the checksum in `header`; a file checked by a CRC-32 this Node
    * cannot compute is another layout (rebuilt without a warning).
    */
-  static check(header: { crc32?: unknown; sha1?: unknown }, bytes: Uint8Array): void {
+  static check(header: { crc32?: unknown; sha1?: unknown }, ...chunks: Uint8Array[]): void {
     let ok: boolean;
     if (typeof header.crc32 === 'number') {
       if (!crc32) throw new StaleCacheFile('is checked by CRC-32, which this Node lacks; rebuilding it');
-      ok = crc32(bytes) === header.crc32;
+      ok = chunks.reduce((crc, bytes) => crc32!(bytes, crc), 0) === header.crc32;
     } else if (typeof header.sha1 === 'string') {
-      ok = createHash('sha1').update(bytes).digest('hex') === header.sha1;
+      const sha = createHash('sha1');
+      for (const bytes of chunks) sha.update(bytes);
+      ok = sha.digest('hex') === header.sha1;
     } else {
       throw new Error('no checksum');
     }

@@ -149,6 +149,9 @@ export async function openLibrary(opts: OpenLibraryOptions): Promise<RoutingEngi
   const expected = modelDir ? manifestModel(modelDir) : undefined;
   const vectorCacheLoad = expected ? FileVectorCache.open(path.join(cacheRoot, safeName(expected.id)), expected.id, expected.dims, log) : undefined;
   vectorCacheLoad?.catch(() => undefined);
+  // The first index lists the folders: that walk runs while the caches are read (begun after
+  // their reads, which would otherwise wait behind its thousands of folder reads).
+  if (workspace instanceof FsWorkspace) workspace.prefetch();
   const background = opts.parseOnly ? null : loadBackground(path.join(packageRoot(), 'models'), log);
   if (modelDir) {
     opts.progress?.('load model', 0, 1);

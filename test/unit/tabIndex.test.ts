@@ -23,6 +23,22 @@ describe('TabIndex (key<TAB>value lines indexed over their bytes)', () => {
     assert.equal(index.maxKeyLength, Math.max(...[...want.keys()].map((k) => k.length)), 'in UTF-16 units, as string length counts');
   });
 
+  it('takes back the parts it gave for the same text, and refuses parts that do not fit the text', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `键${i}\tvalue ${i}`);
+    const text = Buffer.from(`header\n${lines.join('\n')}`);
+    const made = new TabIndex(text, 7);
+    const taken = new TabIndex(text, 7, made.parts());
+    assert.equal(taken.size, made.size);
+    assert.equal(taken.maxKeyLength, made.maxKeyLength);
+    assert.deepEqual([...taken.keys()], [...made.keys()]);
+    for (let i = 0; i < 3000; i += 13) assert.equal(taken.get(`键${i}`), `value ${i}`);
+    assert.equal(taken.get('键3000'), undefined);
+    const shifted = Buffer.concat([Buffer.from('x'), text]);
+    assert.throws(() => new TabIndex(shifted, 8, made.parts()), /does not match the text/);
+    const parts = made.parts();
+    assert.throws(() => new TabIndex(text, 7, { ...parts, slots: parts.slots.subarray(1) }), /does not hold together/);
+  });
+
   it('grows past its first estimate (short lines) without losing a key', () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `${i}\t${i % 7}`);
     const index = new TabIndex(Buffer.from(lines.join('\n')));

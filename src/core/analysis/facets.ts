@@ -23,14 +23,75 @@ interface Rule {
   family: FacetFamily;
   value: string;
   /** Matched against the lower-cased text with word boundaries (CJK patterns as substrings). */
-  pattern: RegExp;
+  pattern: Pattern;
   /** Only in the skill name / id (words too ambiguous in prose, such as `go` or `r`)... */
   nameOnly?: boolean;
   /** ... or in prose when written this way (case-sensitive: `Go`, not `go`). */
   cased?: RegExp;
 }
 
-const w = (alternatives: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'u');
+/** What a rule tests a text with. */
+interface Pattern {
+  test(text: string): boolean;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LETTER = /\p{L}/u;
+
+/**
+ * Alternatives matched as whole words: not next to a letter (or, with `digits`, a digit) of any
+ * script; `loose` are matched anywhere (CJK words, which have no spaces around them). The same
+ * as one regular expression with `(?<![\p{L}\p{N}])` on each side, made cheaply: V8 compiled each
+ * such class on first use, ~0.5 ms a rule and ~25 ms of every process that detected facets. An
+ * expression bounded by ASCII letters and digits finds the candidates; a match whose neighbours
+ * are ASCII (nearly every one) is the answer, and only a match beside another script's letter is
+ * decided by the full expression, compiled then.
+ */
+export class WordPattern implements Pattern {
+  private readonly fast: RegExp;
+  private readonly loose: RegExp | null;
+  private full: RegExp | undefined;
+
+  constructor(
+    private readonly alternatives: string,
+    private readonly digits: boolean,
+    loose?: string,
+  ) {
+    const ascii = digits ? 'A-Za-z0-9' : 'A-Za-z';
+    this.fast = new RegExp(`(?<![${ascii}])(?:${alternatives})(?![${ascii}])`, 'u');
+    this.loose = loose ? new RegExp(loose, 'u') : null;
+  }
+
+  test(text: string): boolean {
+    if (this.loose?.test(text)) return true;
+    const m = this.fast.exec(text);
+    if (!m) return false;
+    const inWord = this.digits ? LETTER_OR_DIGIT : LETTER;
+    const end = m.index + m[0].length;
+    const before = m.index > 0 ? codePointBefore(text, m.index) : undefined;
+    const after = text.codePointAt(end);
+    const beside = (cp: number | undefined) => cp !== undefined && cp > 0x7f && inWord.test(String.fromCodePoint(cp));
+    if (!beside(before) && !beside(after)) return true;
+    const cls = this.digits ? '[\\p{L}\\p{N}]' : '[\\p{L}]';
+    this.full ??= new RegExp(`(?<!${cls})(?:${this.alternatives})(?!${cls})`, 'u');
+    return this.full.test(text);
+  }
+}
+
+/** The code point that ends just before `at`. */
+function codePointBefore(text: string, at: number): number {
+  const low = text.charCodeAt(at - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
+    const high = text.charCodeAt(at - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(at - 2)!;
+  }
+  return low;
+}
+
+/** Whole-word alternatives, bounded by letters and digits of any script. */
+const w = (alternatives: string): Pattern => new WordPattern(alternatives, true);
+/** Whole-word alternatives bounded by letters only, or `cjk` anywhere. */
+const words = (alternatives: string, cjk: string): Pattern => new WordPattern(alternatives, false, cjk);
 
 const RULES: Rule[] = [
   // Programming languages and their package ecosystems / defining frameworks.
@@ -73,11 +134,11 @@ const RULES: Rule[] = [
   { family: 'wiki', value: 'confluence', pattern: w('confluence') },
   { family: 'wiki', value: 'obsidian', pattern: w('obsidian') },
   // Who the skill is written for.
-  { family: 'audience', value: 'novice', pattern: /(?<![\p{L}])(?:beginners?|novices?|non-technical|kids|children|for dummies|first-time)(?![\p{L}])|初学者|小白|零基础|儿童|入门/u },
-  { family: 'audience', value: 'expert', pattern: /(?<![\p{L}])(?:experts?|advanced|senior|professionals?|power users?)(?![\p{L}])|专家|资深|高级/u },
+  { family: 'audience', value: 'novice', pattern: words('beginners?|novices?|non-technical|kids|children|for dummies|first-time', '初学者|小白|零基础|儿童|入门') },
+  { family: 'audience', value: 'expert', pattern: words('experts?|advanced|senior|professionals?|power users?', '专家|资深|高级') },
   // Business segment.
-  { family: 'segment', value: 'smb', pattern: /(?<![\p{L}])(?:smbs?|small business(?:es)?|small teams?|solopreneurs?|freelancers?)(?![\p{L}])|小企业|个体/u },
-  { family: 'segment', value: 'enterprise', pattern: /(?<![\p{L}])(?:enterprises?|enterprise-grade|fortune 500)(?![\p{L}])|大型企业|企业级/u },
+  { family: 'segment', value: 'smb', pattern: words('smbs?|small business(?:es)?|small teams?|solopreneurs?|freelancers?', '小企业|个体') },
+  { family: 'segment', value: 'enterprise', pattern: words('enterprises?|enterprise-grade|fortune 500', '大型企业|企业级') },
 ];
 
 /**

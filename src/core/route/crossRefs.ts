@@ -107,12 +107,13 @@ export class SkillNames {
 
   /** The keys of a skill's body (`referenceKeys`) that name another skill of the library, sorted. */
   mentions(self: Pick<SkillDoc, 'id' | 'name'>, keys: Iterable<string>): string[] {
-    const own = new Set(nameKeys(self));
+    let own: Set<string> | undefined;
     const out: string[] = [];
     for (const k of keys) {
-      if (own.has(k)) continue;
       const ids = this.byKey.get(k);
-      if (ids && [...ids].some((id) => id !== self.id)) out.push(k);
+      if (!ids || (ids.size === 1 && ids.has(self.id))) continue;
+      if ((own ??= new Set(nameKeys(self))).has(k)) continue;
+      out.push(k);
     }
     return out.sort();
   }

@@ -19,6 +19,8 @@ export class SkillEntry {
     readonly feedback: string[],
     /** How many of `feedback` come from the name and description (the rest are bridge terms). */
     private readonly ownTerms: number,
+    /** The analysis snapshot's key of this version (`SkillService.analysisKey`), once made. */
+    public analysisKey?: string,
   ) {}
 
   /**

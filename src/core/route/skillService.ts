@@ -500,7 +500,7 @@ class Engine implements RoutingEngine {
     const refKeys = prev?.doc.hash === doc.hash ? prev.refKeys : cachedReferenceKeys(doc, this.init.referenceCache);
     const mentions = this.names.mentions(doc, refKeys);
     const key = this.analysisKey(doc, mentions);
-    const entry = (feedback: string[], ownTerms: number) => new SkillEntry(doc, refKeys, mentions, feedback, ownTerms);
+    const entry = (feedback: string[], ownTerms: number) => new SkillEntry(doc, refKeys, mentions, feedback, ownTerms, key);
     let analysis = cache?.get(key);
     if (!analysis) {
       const fields = lexicalFields(entry([], 0).routing, this.text);
@@ -519,6 +519,11 @@ class Engine implements RoutingEngine {
     if (analysis.profile) this.profileTerms.set(profileText(doc), analysis.profile);
     batch.push([doc.id, analysis.counts]);
     keys?.push(key);
+  }
+
+  /** The entry's analysis key, made once per entry (a flush asks for every skill's). */
+  private keyOf(e: SkillEntry): string {
+    return (e.analysisKey ??= this.analysisKey(e.doc, e.mentions));
   }
 
   private analysisKey(doc: SkillDoc, mentions: readonly string[]): string {
@@ -547,7 +552,7 @@ class Engine implements RoutingEngine {
     if (!cache?.compact) return;
     await cache.compact();
     for (const e of this.entries.values()) {
-      const profile = cache.get(this.analysisKey(e.doc, e.mentions))?.profile;
+      const profile = cache.get(this.keyOf(e))?.profile;
       if (profile) this.profileTerms.set(profileText(e.doc), profile);
     }
   }
@@ -555,7 +560,7 @@ class Engine implements RoutingEngine {
   private async flushAnalyses(): Promise<void> {
     const entries = [...this.entries.values()];
     const failed = (what: string) => (err: unknown) => this.log.warn(`could not write the ${what}: ${err instanceof Error ? err.message : err}`);
-    await this.init.analysisCache?.flush(new Set(entries.map((e) => this.analysisKey(e.doc, e.mentions)))).catch(failed('analysis snapshot'));
+    await this.init.analysisCache?.flush(new Set(entries.map((e) => this.keyOf(e)))).catch(failed('analysis snapshot'));
     await this.init.referenceCache?.flush(new Set(entries.map((e) => referenceKey(e.doc)))).catch(failed('reference-key cache'));
     await this.snapshots.flush(this.lexical);
   }

@@ -54,8 +54,17 @@ export class SkillVectors {
     this.embeddedHash.delete(id);
   }
 
+  /** Keys made, per document object (a warm index asks for each skill's three times). */
+  private readonly keys = new WeakMap<SkillDoc, string>();
+
   /** The vector cache's key of a skill version. */
   keyOf(doc: SkillDoc): string {
+    let key = this.keys.get(doc);
+    if (key === undefined) this.keys.set(doc, (key = this.makeKey(doc)));
+    return key;
+  }
+
+  private makeKey(doc: SkillDoc): string {
     // Only a Chinese skill's vectors depend on the bridge (its bridged-English row).
     const bridged = descriptionRows(doc, this.init.text) === 2 ? String(BRIDGE_VERSION) : '';
     return `${doc.hash}:${EMBED_LAYOUT_VERSION}:${this.init.bodyPassages}${this.init.text.translator ? `:bridge${bridged}` : ''}`;
