@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { sketchOf, textSignature } from '../../src/core/analysis/copies';
 import { templateHash, type TextEntry } from '../../src/core/analysis/pairCache';
-import { readPairCache, writePairCache } from '../../src/node/pairCacheFile';
+import type { PairFinding } from '../../src/core/analysis/types';
+import { PAIR_CACHE_FILE, readPairCache, writePairCache } from '../../src/node/pairCacheFile';
 import { FileTextEntryStore, TEXT_ENTRY_FILE } from '../../src/node/textEntryFile';
 
 const entry = (description: string, body: string, keys: string[]): TextEntry => ({
@@ -53,6 +54,21 @@ describe('FileTextEntryStore (copy sketches beside the pair findings)', () => {
     const t = await FileTextEntryStore.open(dir, logger);
     assert.equal(t.get('h1'), undefined);
     assert.match(warnings.join('\n'), /copy sketches .* is corrupt \(checksum mismatch\); rebuilding it/);
+  });
+
+  it('writePairCache writes what toJSON gives, many findings a slice at a time, and readPairCache reads it back', async () => {
+    const cache = await readPairCache(dir, logger);
+    const findings = Array.from({ length: 4501 }, (_, i) => ({ kind: 'copy', a: `x/${i}`, b: `y/${i}`, similarity: 0.9, reason: 'function_redundant', explanation: `"y/${i}" is longer` }) as PairFinding);
+    cache.setResult('lib-1', findings);
+    cache.setResult('lib-2', findings.slice(1).map((f) => ({ ...f })));
+    await writePairCache(dir, cache, logger);
+    const text = readFileSync(path.join(dir, PAIR_CACHE_FILE), 'utf8');
+    assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(cache)));
+    assert.equal(JSON.parse(text).findings.length, 4501);
+    const again = await readPairCache(dir, logger);
+    assert.deepEqual(again.result('lib-1'), findings);
+    assert.deepEqual(again.result('lib-2'), findings.slice(1));
+    assert.deepEqual(warnings, []);
   });
 
   it('readPairCache opens it on the first scan; writePairCache writes new entries even without new results', async () => {

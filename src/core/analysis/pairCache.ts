@@ -19,10 +19,16 @@ const RESULTS_KEPT = 4;
 /** Full text signatures (shingles of a whole body) kept for the skills compared last. */
 const SIGNATURES_KEPT = 512;
 
-/** The persisted part of a cache. */
+/**
+ * The persisted part of a cache: each distinct finding once, each result as the indices of its
+ * findings (successive results of one library share nearly all of theirs: 70,000 at 20,000
+ * skills with copies, written out once per result they were four times the size). Caches written
+ * with each result's findings in full (`results: [key, PairFinding[]]`) are read too.
+ */
 export interface PairCacheJson {
   version: number;
-  results: [string, PairFinding[]][];
+  findings: PairFinding[];
+  results: [string, number[]][];
 }
 
 /**
@@ -177,7 +183,8 @@ export class PairScanCache {
 
   setResult(library: string, findings: PairFinding[]): void {
     this.results.delete(library);
-    this.results.set(library, findings);
+    // A finding equal to one of the result before is that one: the kept results share them.
+    this.results.set(library, shareFindings(findings, this.latest()));
     while (this.results.size > RESULTS_KEPT) this.results.delete(this.results.keys().next().value as string);
     this.dirty = true;
   }
@@ -190,17 +197,71 @@ export class PairScanCache {
   }
 
   toJSON(): PairCacheJson {
-    return { version: PAIR_SCAN_VERSION, results: [...this.results] };
+    const index = new Map<PairFinding, number>();
+    const findings: PairFinding[] = [];
+    const results: [string, number[]][] = [];
+    for (const [key, list] of this.results) {
+      results.push([
+        key,
+        list.map((f) => {
+          let i = index.get(f);
+          if (i === undefined) {
+            index.set(f, (i = findings.length));
+            findings.push(f);
+          }
+          return i;
+        }),
+      ]);
+    }
+    return { version: PAIR_SCAN_VERSION, findings, results };
   }
 
-  /** A cache from what `toJSON` wrote; anything else (another version, damage) gives an empty one. */
+  /** A cache from what `toJSON` wrote (or the older layout); anything else (another version, damage) gives an empty one. */
   static fromJSON(json: unknown): PairScanCache {
     const cache = new PairScanCache();
-    const j = json as Partial<PairCacheJson> | null;
+    const j = json as { version?: unknown; findings?: unknown; results?: unknown } | null;
     if (!j || j.version !== PAIR_SCAN_VERSION || !Array.isArray(j.results)) return cache;
-    for (const entry of j.results) {
-      if (Array.isArray(entry) && typeof entry[0] === 'string' && Array.isArray(entry[1])) cache.results.set(entry[0], entry[1] as PairFinding[]);
+    const table = Array.isArray(j.findings) ? (j.findings as PairFinding[]) : null;
+    for (const entry of j.results as unknown[]) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) continue;
+      const list = entry[1] as unknown[];
+      if (table) {
+        // Indices into the table; a result with one out of range is left out (damage).
+        if (!list.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < table.length)) continue;
+        cache.results.set(entry[0], (list as number[]).map((i) => table[i]));
+      } else {
+        cache.results.set(entry[0], shareFindings(list as PairFinding[], cache.latest()));
+      }
     }
     return cache;
   }
+}
+
+/** `found`, each finding equal to one of `before` replaced by that one (so results held together share their findings). */
+export function shareFindings(found: PairFinding[], before: readonly PairFinding[] | undefined): PairFinding[] {
+  if (!before?.length) return found;
+  const byPair = new Map<string, PairFinding[]>();
+  for (const f of before) {
+    const key = `${f.kind}\n${f.a}\n${f.b}`;
+    const list = byPair.get(key);
+    if (list) list.push(f);
+    else byPair.set(key, [f]);
+  }
+  return found.map((f) => byPair.get(`${f.kind}\n${f.a}\n${f.b}`)?.find((g) => sameJson(f, g)) ?? f);
+}
+
+/** Deep equality of JSON-like values (objects by their own enumerable keys, arrays by order). */
+function sameJson(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (Array.isArray(x) !== Array.isArray(y)) return false;
+  if (Array.isArray(x)) {
+    const b = y as unknown[];
+    return x.length === b.length && x.every((v, i) => sameJson(v, b[i]));
+  }
+  const a = x as Record<string, unknown>;
+  const b = y as Record<string, unknown>;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
 }
