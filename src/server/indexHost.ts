@@ -12,6 +12,12 @@ export interface IndexHost {
   openLibrary(opts: OpenLibraryOptions): Promise<LiveSkillService>;
   settings(folderUri: string | null): Promise<ServerSettings>;
   publish(uri: string, diagnostics: Diagnostic[], version?: number): void;
+  /**
+   * Resolves once every publish so far is written to the client. A pass that publishes thousands
+   * of skills waits for it between slices, so the messages do not pile up unsent (the end of the
+   * cross-skill checks at 20,000 skills queued every skill's diagnostics at once).
+   */
+  written?(): Promise<void>;
   /** A cancellable progress report shown by the client. */
   progress(title: string): Promise<Pick<WorkDoneProgressServerReporter, 'report' | 'done' | 'token'>>;
   status(status: IndexStatus): void;

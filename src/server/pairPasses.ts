@@ -17,6 +17,8 @@ import type { FolderLibrary } from './folderLibrary';
 export interface PassHost {
   /** Publishes a skill's diagnostics with the pair findings known for it. */
   publishSkill(lib: FolderLibrary, doc: SkillDoc): void;
+  /** Resolves once what was published so far is written to the client. */
+  written(): Promise<void>;
   /** Whether the skill at `relPath` gets diagnostics (the diagnostics scope). */
   shouldPublish(lib: FolderLibrary, relPath: string): boolean;
   /** Ids of the library's skills open in an editor (they are analysed first). */
@@ -95,7 +97,15 @@ export class PairPasses {
           const doc = lib.service!.skill(id);
           if (doc) this.host.publishSkill(lib, doc);
         },
-        { live, runSlice: (slice) => lib.run(slice) },
+        {
+          live,
+          runSlice: (slice) => lib.run(slice),
+          // A slice's messages written before the next slice makes more.
+          yieldToOthers: async () => {
+            await this.host.written();
+            await yieldToLoop();
+          },
+        },
       );
       if (!done) return;
       await lib.pairs.persist();

@@ -72,6 +72,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   let annotations = false;
   let folders: string[] = [];
   let fallbackSettings: unknown = {};
+  let lastPublish: Promise<void> = Promise.resolve();
   let editor: InitializationOptions['editor'];
 
   const settingsFor = async (scopeUri: string | null): Promise<ServerSettings> => {
@@ -118,7 +119,11 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
       {
         openLibrary: deps.openLibrary ?? openLibrary,
         settings: settingsFor,
-        publish: (uri, diagnostics, version) => void connection.sendDiagnostics({ uri, diagnostics, version }),
+        publish: (uri, diagnostics, version) => {
+          // Messages are written in order: the last one written means every one before it is.
+          lastPublish = connection.sendDiagnostics({ uri, diagnostics, version }).catch(() => undefined);
+        },
+        written: () => lastPublish,
         progress: (title) => connection.window.createWorkDoneProgress().then((r) => {
           r.begin(title, 0, undefined, true);
           return r;

@@ -75,6 +75,7 @@ export class WorkspaceIndex {
     this.passes = new PairPasses(
       {
         publishSkill: (lib, doc) => void this.publishSkill(lib, doc),
+        written: () => this.host.written?.() ?? Promise.resolve(),
         shouldPublish: (lib, relPath) => this.shouldPublish(lib, relPath),
         openIds: (lib) => new Set([...this.docs.values()].map((d) => this.refFor(lib, d.key)?.id).filter((id) => id !== undefined)),
         progressed: () => this.emitStatus(),

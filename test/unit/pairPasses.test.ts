@@ -11,7 +11,7 @@ const CSV_BODY = '# Fixing delimiters\n\n# Dropping duplicate rows\n';
 
 const SILENT: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-async function setup(open: string[] = []) {
+async function setup(open: string[] = [], hooks: { written?: () => Promise<void>; publish?: () => void } = {}) {
   const files = new Map<string, string | Uint8Array>([
     ['csv-cleaner/SKILL.md', skill('csv-cleaner', 'Clean messy CSV files: fix delimiters and drop duplicate rows.', CSV_BODY)],
     ['csv-tidy/SKILL.md', skill('csv-tidy', 'Clean messy CSV files: fix delimiters and remove duplicate rows.', CSV_BODY)],
@@ -41,7 +41,11 @@ async function setup(open: string[] = []) {
   let progressed = 0;
   const passes = new PairPasses(
     {
-      publishSkill: (_lib, doc: SkillDoc) => void published.push(doc.id),
+      publishSkill: (_lib, doc: SkillDoc) => {
+        published.push(doc.id);
+        hooks.publish?.();
+      },
+      written: hooks.written ?? (() => Promise.resolve()),
       shouldPublish: () => true,
       openIds: () => new Set(open),
       progressed: () => void progressed++,
@@ -61,6 +65,26 @@ describe('PairPasses', () => {
     assert.equal(t.lib.pairs.of('csv-tidy')[0]?.kind, 'near-duplicate');
     assert.equal(t.lib.pairs.progress(), null, 'no pass shows once it is done');
     assert.ok(t.progressed() >= 2, 'progress and the end are reported');
+  });
+
+  it('the analysis waits for what it published to be written before it publishes the next slice', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let waits = 0;
+    // Each publish outlasts a slice (50 ms), so each skill is a slice of its own.
+    const slow = () => {
+      const until = performance.now() + 60;
+      while (performance.now() < until);
+    };
+    const t = await setup([], { publish: slow, written: () => (waits++, gate) });
+    const pass = t.passes.analyse(t.lib, ['csv-cleaner', 'csv-tidy', 'k8s-deploy']);
+    for (let i = 0; i < 50 && waits === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 30));
+    assert.deepEqual(t.published, ['csv-cleaner'], 'the second slice waits for the first one\'s messages');
+    open();
+    await pass;
+    assert.deepEqual(t.published, ['csv-cleaner', 'csv-tidy', 'k8s-deploy']);
+    assert.equal(waits, 2, 'a wait between each two slices');
   });
 
   it('a newer index stops the analysis at the next skill', async () => {
