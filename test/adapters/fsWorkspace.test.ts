@@ -36,6 +36,22 @@ describe('FsWorkspace', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('a prefetched walk answers the next list once; the list after walks again', async () => {
+    write(root, 'a/SKILL.md', ok('a'));
+    const ws = new FsWorkspace(root);
+    ws.prefetch();
+    // Settled before the tree changes: what the walk saw is what the next list says.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    write(root, 'b/SKILL.md', ok('b'));
+    assert.deepEqual((await ws.list()).files.map((f) => f.id), ['a']);
+    assert.deepEqual((await ws.list()).files.map((f) => f.id), ['a', 'b']);
+    const gone = new FsWorkspace(path.join(root, 'missing'));
+    gone.prefetch();
+    await new Promise((r) => setTimeout(r, 20));
+    await assert.rejects(gone.list(), /library folder not found/, 'a failed walk is the next list\'s failure, not an unhandled rejection');
+    await assert.rejects(gone.list(), /library folder not found/);
+  });
+
   it('survives symlink loops and broken links', async () => {
     write(root, 'a/SKILL.md', ok('a'));
     symlinkSync(root, path.join(root, 'a', 'loop'));
