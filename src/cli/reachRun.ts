@@ -22,7 +22,7 @@ import { parseTriggerEvals, type RoutingTest } from './check/routingTests';
 import { readText } from './io';
 
 /** Bump when what a reach report holds or how it is measured changes: older cached reports are not read. */
-export const REACH_VERSION = 1;
+export const REACH_VERSION = 2;
 
 /** Ranks asked per request: enough to show where a skill that is not first ranks. */
 const RANKS = 10;
@@ -132,6 +132,7 @@ export async function runReach(run: ReachRun): Promise<ReachResult> {
     router: engineRouter(run.service, run.client, run.listing, run.rerank),
     targets: run.targets,
     options: run.options,
+    stats: run.service.termFrequencies?.(),
     background: loadBackground(path.join(packageRoot(), 'models'), SILENT_LOGGER),
     progress: run.progress,
   });

@@ -155,6 +155,7 @@ export interface IndexOptions {
 import type { PairScanRun } from './analysis/scanRun';
 import type { PairFinding, SkipReason } from './analysis/types';
 import type { SkillFileRef } from './workspace';
+import type { TermFrequencies } from './reach/words';
 
 /** A skill library opened for routing. Created by `createSkillService` (core) or `openLibrary` (node). */
 export interface SkillService {
@@ -175,6 +176,11 @@ export interface SkillService {
   pairFindings(skillId?: string, run?: PairScanRun): Promise<PairFinding[]>;
   /** Files that were found but could not be read as skills, with the reason. */
   failures(): readonly { path: string; message: string }[];
+  /**
+   * The index's term statistics (document frequencies, a skill's own terms, the analyser), read
+   * from the index as it stands, for `reach`'s words; absent where a service has no index of words.
+   */
+  termFrequencies?(): TermFrequencies;
   dispose(): Promise<void>;
 }
 

@@ -2,8 +2,9 @@
  * The editor's `skill.unreachable`: the reach (core/reach/measure.ts) of the skills open in an
  * editor, in the listing of `skillRouter.reach.client`. Measured after a skill's cross-skill
  * checks (its pair findings are known), one skill at a time, never library-wide: each request is
- * routed as its own job on the library's queue and the library's term statistics and probe
- * requests are brought up to date in time slices, so edits and requests are served in between.
+ * routed as its own job on the library's queue and the library's probe requests are brought up
+ * to date in time slices, so edits and requests are served in between; the words' statistics are
+ * the engine's index's (`termFrequencies`), not a second analysis of every body.
  * Results are kept by content (the skill's text, the client, the skill list): republishing an
  * unchanged skill reads them, and a skill edited since shows its last known finding until the
  * new one is measured, as its pair findings do.
@@ -15,7 +16,6 @@ import { LISTING_RULES, simulateListing, type ListingClient } from '../core/prof
 import { unreachableFinding } from '../core/reach/finding';
 import { measureReach, type ReachRequest, type SkillReach } from '../core/reach/measure';
 import { DEFAULT_PROBES, probeRequests } from '../core/reach/probes';
-import { TermStats } from '../core/reach/words';
 import type { CancelToken, Finding, Logger, SkillDoc } from '../core/types';
 import { loadBackground } from '../node/backgroundFile';
 import { packageRoot } from '../node/library';
@@ -39,9 +39,8 @@ interface Measured {
   client: ListingClient;
 }
 
-/** One library's state: term statistics, probe requests and measurements, and the queue of skills to measure. */
+/** One library's state: probe requests and measurements, and the queue of skills to measure. */
 interface LibraryReach {
-  stats: TermStats;
   probes: Map<string, { hash: string; queries: string[] }>;
   measured: Map<string, Measured>;
   queue: Set<string>;
@@ -85,7 +84,7 @@ export class ReachPass {
 
   private state(lib: FolderLibrary): LibraryReach {
     let s = this.libs.get(lib);
-    if (!s) this.libs.set(lib, (s = { stats: new TermStats(), probes: new Map(), measured: new Map(), queue: new Set(), running: false }));
+    if (!s) this.libs.set(lib, (s = { probes: new Map(), measured: new Map(), queue: new Set(), running: false }));
     return s;
   }
 
@@ -141,7 +140,6 @@ export class ReachPass {
     const done = await runTimeSliced(
       docs,
       (d) => {
-        state.stats.updateOne(d);
         const known = state.probes.get(d.id);
         if (known?.hash !== d.hash) state.probes.set(d.id, { hash: d.hash, queries: probeRequests(d, DEFAULT_PROBES) });
       },
@@ -149,7 +147,6 @@ export class ReachPass {
     );
     if (!done) return;
     const ids = new Set(docs.map((d) => d.id));
-    state.stats.retain(ids);
     for (const known of state.probes.keys()) if (!ids.has(known)) state.probes.delete(known);
     const requests: ReachRequest[] = docs.flatMap((d) => (state.probes.get(d.id)?.queries ?? []).map((query) => ({ query, source: 'probe' as const, expect: [d.id] })));
     this.background ??= loadBackground(path.join(packageRoot(), 'models'), this.host.log);
@@ -158,7 +155,7 @@ export class ReachPass {
       listing: (added) => simulateListing(docs, client, added ? { added } : {}),
       requests,
       targets: [id],
-      stats: state.stats,
+      stats: service.termFrequencies?.(),
       background: this.background,
       token,
       router: {

@@ -20,7 +20,7 @@ import type { ClientListing, ListedSkill } from '../profiles';
 import type { ListingGap } from './gapReasons';
 import type { CancelToken, ProgressSink, SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
-import { candidateWords, DEFAULT_ANALYSER, listedFrequencies, mentionsAny, TermStats, type Analyser, type CandidateInput, type CandidateWord } from './words';
+import { candidateWords, DEFAULT_ANALYSER, listedFrequencies, mentionsAny, TermStats, type Analyser, type TermFrequencies, type CandidateInput, type CandidateWord } from './words';
 
 /** Where a request comes from: a routing test, a trigger eval, a labelled query file, or a probe written from the body. */
 export type ReachSource = 'test' | 'eval' | 'query' | 'probe';
@@ -70,8 +70,11 @@ export interface ReachInput {
   targets?: readonly string[];
   options?: Partial<ReachOptions>;
   analyser?: Analyser;
-  /** Term statistics to reuse (the editor keeps one current); filled from `docs`. */
-  stats?: TermStats;
+  /**
+   * Term statistics of the library: the engine's (`SkillService.termFrequencies`, its index's,
+   * nothing analysed again); without them every skill of `docs` is analysed here.
+   */
+  stats?: TermFrequencies;
   /** Term statistics of a large reference pool (the engine's background sketch), to tell keywords from everyday words. */
   background?: CandidateInput['background'];
   progress?: ProgressSink;
@@ -183,7 +186,7 @@ interface Proposal {
 /** Measures reach for the targets; see the module comment for the steps. */
 export async function measureReach(input: ReachInput): Promise<ReachReport> {
   const opts = { ...DEFAULT_REACH, ...input.options };
-  const analyser = input.analyser ?? DEFAULT_ANALYSER;
+  const analyser = input.analyser ?? input.stats?.analyser ?? DEFAULT_ANALYSER;
   const { token } = input;
   const byId = new Map(input.docs.map((d) => [d.id, d]));
   const targets = (input.targets ?? input.docs.map((d) => d.id)).filter((id) => byId.has(id));
@@ -223,8 +226,7 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
   const proposals = new Map<string, Proposal>();
   let rounds = 0;
   if (opts.suggest && lostOf.size) {
-    const stats = input.stats ?? new TermStats(analyser);
-    stats.update(input.docs);
+    const stats = input.stats ?? countedStats(input.docs, analyser);
     const listedDf = listedFrequencies(baseListing.entries, analyser);
     for (const [id, lost] of lostOf) {
       const entry = entryOf.get(id);
@@ -402,4 +404,11 @@ function topUp(keep: CandidateWord[], p: Proposal, maxWords: number): CandidateW
   const out = [...keep];
   while (out.length < maxWords && p.rest.length) out.push(p.rest.shift()!);
   return out;
+}
+
+/** Term statistics counted over `docs` (every body analysed), for a caller without the engine's. */
+function countedStats(docs: ReachInput['docs'], analyser: Analyser): TermStats {
+  const stats = new TermStats(analyser);
+  stats.update(docs);
+  return stats;
 }

@@ -16,19 +16,36 @@ export type Analyser = (text: string) => string[];
 export const DEFAULT_ANALYSER: Analyser = (text) => analyse(text);
 
 /**
+ * What candidate words are weighed by: document frequencies of terms over a library's skills,
+ * one skill's own terms, and the analyser that made both (requests and listings are analysed
+ * with it too). The engine's (`SkillService.termFrequencies`) reads its own index; `TermStats`
+ * counts a library of its own.
+ */
+export interface TermFrequencies {
+  /** Skills counted. */
+  readonly size: number;
+  /** Skills whose text has `term`. */
+  df(term: string): number;
+  /** The terms of one skill's own text (empty when unknown). */
+  terms(id: string): ReadonlySet<string>;
+  /** The analyser the terms come from (default: `DEFAULT_ANALYSER`). */
+  readonly analyser?: Analyser;
+}
+
+/**
  * Document frequencies of terms over a library's skills (name, description and body), kept
  * current one skill at a time: `update` re-analyses only skills whose text changed, so the
  * editor pays for the edited skill, not the library. Each skill's terms are kept as ids (four
  * bytes a term; as a set of strings they held 60 MB of the language server's heap at the corpus).
  */
-export class TermStats {
+export class TermStats implements TermFrequencies {
   private readonly sets = new Map<string, { hash: string; ids: Uint32Array }>();
   private readonly idOf = new Map<string, number>();
   private readonly termOf: string[] = [];
   /** Skills whose text has each term id. */
   private readonly counts: number[] = [];
 
-  constructor(private readonly analyser: Analyser = DEFAULT_ANALYSER) {}
+  constructor(readonly analyser: Analyser = DEFAULT_ANALYSER) {}
 
   /** Brings the statistics to `docs` (skills gone are forgotten). */
   update(docs: readonly Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>[]): void {
@@ -119,7 +136,7 @@ export interface CandidateInput {
   entry: ListedSkill;
   /** The requests of the skill that reach it in the full text and not in the listing. */
   lost: readonly string[];
-  stats: TermStats;
+  stats: TermFrequencies;
   /** `listedFrequencies` of the listing. */
   listed: ReadonlyMap<string, number>;
   analyser?: Analyser;

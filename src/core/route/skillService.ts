@@ -34,6 +34,8 @@ import { memoQueryVectors } from './queryMemo';
 import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
 import { builtInReranker, CrossEncoderReranker, type ListReranker } from './rerank';
 import { FieldCache } from './rerankFeatures';
+import { libraryTerms } from './libraryTerms';
+import type { TermFrequencies } from '../reach/words';
 import type { RelevanceModel } from './relevance';
 import { DEFAULT_SET, type SetOptions } from './setSelection';
 import { capRequest } from './request';
@@ -394,6 +396,11 @@ class Engine implements RoutingEngine {
 
   skill(id: string): SkillDoc | undefined {
     return this.entries.get(id)?.doc;
+  }
+
+  termFrequencies(): TermFrequencies {
+    const counts = (e: SkillEntry) => this.init.analysisCache?.get(this.keyOf(e))?.counts ?? countTerms(lexicalFields(e.routing, this.text));
+    return libraryTerms(this.lexical, (id) => (this.entries.has(id) ? counts(this.entries.get(id)!) : undefined), (text) => analyse(text, { segmenter: this.init.segmenter }));
   }
 
   async updateFile(ref: SkillFileRef, bytes: Uint8Array | null, opts: { token?: CancelToken } = {}): Promise<SkillDoc | null> {
