@@ -116,6 +116,8 @@ export interface RoutingEngine extends LiveSkillService {
   listing(client: ListingClient, opts?: ListingOptions): ClientListing;
   /** The routing stages over `client`'s listing (built on first use, rebuilt when the skills change). */
   listingPipeline(client: ListingClient, token?: CancelToken, opts?: ListingOptions): Promise<RoutingPipeline>;
+  /** The lexical index's document frequencies and each skill's own terms (reach's word weights). */
+  termFrequencies(): TermFrequencies;
 }
 
 /**
@@ -394,9 +396,7 @@ class Engine implements RoutingEngine {
     return { skills: docs.length, cached: 0, embedded: 0, failed: failed.length, ms: Date.now() - t0, model: null, denseDisabled: 'read and validate only' };
   }
 
-  skill(id: string): SkillDoc | undefined {
-    return this.entries.get(id)?.doc;
-  }
+  skill(id: string): SkillDoc | undefined { return this.entries.get(id)?.doc; }
 
   termFrequencies(): TermFrequencies {
     const counts = (e: SkillEntry) => this.init.analysisCache?.get(this.keyOf(e))?.counts ?? countTerms(lexicalFields(e.routing, this.text));
