@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
-import { detectFacets, facetMismatches, isUmbrella, mentionsSkill } from '../../src/core/analysis/facets';
+import { detectFacets, facetMismatches, isUmbrella, mentionsSkill, mentionsSkillLower } from '../../src/core/analysis/facets';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { SkillDoc } from '../../src/core/types';
 import { analyse } from '../../src/core/text/analyse';
@@ -49,6 +49,9 @@ describe('facets', () => {
     assert.ok(!isUmbrella('pdf-forms', 'Fill and flatten PDF forms.'));
     assert.ok(mentionsSkill('Not for text: use pdf-extract instead.', 'pdf-extract'));
     assert.ok(!mentionsSkill('Extract text from PDF files', 'pdf-extract'), 'words of the name are not a reference');
+    assert.ok(mentionsSkill('Not for text: use PDF-Extract instead.', 'pdf-extract'), 'either side may be in capitals');
+    assert.ok(mentionsSkillLower('not for text: use pdf-extract instead.', 'PDF-Extract'), 'the name is lower-cased, the text taken as it is');
+    assert.ok(!mentionsSkillLower('use pdf-extractor', 'pdf-extract'), 'a longer word is not the name');
   });
 });
 

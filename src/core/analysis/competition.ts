@@ -18,7 +18,7 @@
  */
 import type { SkillDoc } from '../types';
 import type { SkillProfiles } from './conflicts';
-import { detectFacets, facetMismatches, mentionsSkill, type FacetFamily } from './facets';
+import { detectFacets, facetMismatches, mentionsSkillLower, type FacetFamily } from './facets';
 import { DEFAULT_COMPETITION, type CompetitionOptions } from './scanRun';
 import type { EvidenceRequest, ProbeDirection, ScopedRanking, Verdict } from './types';
 
@@ -241,8 +241,8 @@ export function judgeCompetition(
   const py = profiles.get(y.id);
   if (!px || !py) return null;
   const named =
-    mentionsSkill(px.lowerDescription, y.name) || mentionsSkill(py.lowerDescription, x.name) ||
-    (px.folder !== py.folder && (mentionsSkill(px.lowerDescription, py.folder) || mentionsSkill(py.lowerDescription, px.folder)));
+    mentionsSkillLower(px.lowerDescription, y.name) || mentionsSkillLower(py.lowerDescription, x.name) ||
+    (px.folder !== py.folder && (mentionsSkillLower(px.lowerDescription, py.folder) || mentionsSkillLower(py.lowerDescription, px.folder)));
   if (named) return null;
   const xy = direction(rx, x.id, y.id);
   const yx = direction(ry, y.id, x.id);

@@ -18,7 +18,7 @@ import {
   facetMismatches,
   folderOf,
   isUmbrella,
-  mentionsSkill,
+  mentionsSkillLower,
   PLATFORM_FAMILIES,
   type FacetFamily,
   type Facets,
@@ -321,21 +321,30 @@ export function judgePair(
   opts: ConflictOptions = DEFAULT_CONFLICT,
   request?: Facets,
 ): PairJudgement {
-  const { similarity, lexical, dense } = profileSimilarity(a, b);
+  // Every request's reranking judges each pair of its candidates (190 for 20): no spread, no
+  // array made where nothing mismatches.
+  const lexical = termCosine(a.terms, b.terms);
+  const va = a.vector;
+  const vb = va && b.vector;
+  const dense = !!(va && vb);
+  const similarity = va && vb ? vectorCosine(va, vb) : lexical;
   const redundantAt = dense ? opts.denseRedundant : opts.lexicalRedundant;
   const relatedAt = dense ? opts.denseRelated : opts.lexicalRelated;
+  const la = a.lowerDescription;
+  const lb = b.lowerDescription;
   const crossReference =
-    mentionsSkill(a.lowerDescription, b.name) || mentionsSkill(b.lowerDescription, a.name) ||
-    (a.folder !== b.folder && (mentionsSkill(a.lowerDescription, b.folder) || mentionsSkill(b.lowerDescription, a.folder)));
+    mentionsSkillLower(la, b.name) || mentionsSkillLower(lb, a.name) ||
+    (a.folder !== b.folder && (mentionsSkillLower(la, b.folder) || mentionsSkillLower(lb, a.folder)));
   const copy = a.folder === b.folder || normName(a.name) === normName(b.name);
-  const base = { a: a.id < b.id ? a.id : b.id, b: a.id < b.id ? b.id : a.id, similarity, lexical, crossReference, copy };
-  const verdict = (reason: SkipReason | null, evidence: string): PairJudgement => ({ ...base, reason, evidence });
+  const first = a.id < b.id;
+  const verdict = (reason: SkipReason | null, evidence: string): PairJudgement =>
+    ({ a: first ? a.id : b.id, b: first ? b.id : a.id, similarity, lexical, crossReference, copy, reason, evidence });
 
   if (copy && !crossReference) return verdict('function_redundant', `copies of ${a.folder}`);
   const mismatches = facetMismatches(a.facets, b.facets, request);
-  const mismatch = FAMILY_ORDER.map((f) => mismatches.find((m) => m.family === f)).find((m) => m !== undefined);
+  const mismatch = mismatches.length ? FAMILY_ORDER.map((f) => mismatches.find((m) => m.family === f)).find((m) => m !== undefined) : undefined;
   // Two stacks the request itself spans (a port, a migration) make the pair complementary.
-  if (request && !mismatches.length && facetMismatches(a.facets, b.facets).length && similarity >= relatedAt) {
+  if (request && !mismatches.length && similarity >= relatedAt && facetMismatches(a.facets, b.facets).length) {
     return verdict(null, 'the request spans both');
   }
   // A stack or platform split only matters between related skills (routing also asks that the

@@ -246,12 +246,16 @@ export function folderOf(id: string): string {
  * X"). Names shorter than 4 characters are ignored (too likely to be ordinary words).
  */
 export function mentionsSkill(text: string, name: string): boolean {
+  return mentionsSkillLower(text.toLowerCase(), name);
+}
+
+/** `mentionsSkill` for a text already lower-cased (a profile's `lowerDescription`): every pair judgement asks it four times. */
+export function mentionsSkillLower(lowerText: string, name: string): boolean {
   const n = name.toLowerCase().trim();
   if (n.length < 4 || !/[-_]/.test(n) && !/[\u3400-\u9fff]/.test(n) && n.length < 8) return false;
-  const t = text.toLowerCase();
-  const at = t.indexOf(n);
+  const at = lowerText.indexOf(n);
   if (at < 0) return false;
-  const before = at > 0 ? t[at - 1] : ' ';
-  const after = t[at + n.length] ?? ' ';
+  const before = at > 0 ? lowerText[at - 1] : ' ';
+  const after = lowerText[at + n.length] ?? ' ';
   return !/[\p{L}\p{N}-]/u.test(before) && !/[\p{L}\p{N}-]/u.test(after);
 }
