@@ -33,10 +33,10 @@ export interface TermFrequencies {
 }
 
 /**
- * Document frequencies of terms over a library's skills (name, description and body), kept
- * current one skill at a time: `update` re-analyses only skills whose text changed, so the
- * editor pays for the edited skill, not the library. Each skill's terms are kept as ids (four
- * bytes a term; as a set of strings they held 60 MB of the language server's heap at the corpus).
+ * Document frequencies of terms over a library's skills (name, description and body), counted
+ * here, for a caller without the engine's index (the CLI and the editor pass the engine's,
+ * `SkillService.termFrequencies`): `update` re-analyses only skills whose text changed. Each
+ * skill's terms are kept as ids (four bytes a term).
  */
 export class TermStats implements TermFrequencies {
   private readonly sets = new Map<string, { hash: string; ids: Uint32Array }>();
@@ -54,7 +54,7 @@ export class TermStats implements TermFrequencies {
   }
 
   /** Counts one skill's current text (nothing to do when its hash is the one counted). */
-  updateOne(d: Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>): void {
+  private updateOne(d: Pick<SkillDoc, 'id' | 'hash' | 'name' | 'description' | 'body'>): void {
     const prev = this.sets.get(d.id);
     if (prev?.hash === d.hash) return;
     if (prev) this.add(prev.ids, -1);
@@ -65,7 +65,7 @@ export class TermStats implements TermFrequencies {
   }
 
   /** Forgets the skills not in `ids`. */
-  retain(ids: ReadonlySet<string>): void {
+  private retain(ids: ReadonlySet<string>): void {
     for (const [id, prev] of this.sets) {
       if (ids.has(id)) continue;
       this.add(prev.ids, -1);
