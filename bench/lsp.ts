@@ -10,7 +10,7 @@
  * (near-duplicates and conflicts rescanned for that skill, twins re-published). Both are timed
  * from the edit; every edit starts on an idle server.
  *
- *   node esbuild.mjs --bench && node out/bench/lsp.js [--library DIR] [--edits 60] [--no-model] [--cache DIR] [--cpu-prof DIR] [--out FILE] [--queries FILE.jsonl] [--until index] [--node-args "--flag ..."]
+ *   node esbuild.mjs --bench && node out/bench/lsp.js [--library DIR] [--edits 60] [--no-model] [--cache DIR] [--cpu-prof DIR] [--out FILE] [--queries FILE.jsonl] [--until index] [--node-args "--flag ..."] [--ready-minutes 30]
  *
  * The index cache lives in --cache (default: <tmp>/skill-router-bench-lsp), so only the first run
  * pays for embedding the library.
@@ -39,8 +39,11 @@ const { values } = parseArgs({
     queries: { type: 'string' },
     /** `index`: stop once the index is ready (memory and time to it only; no checks, no edits). */
     until: { type: 'string' },
+    /** Minutes to wait for the index, then for the cross-skill checks (a cold 20k run on a loaded machine takes over 30). */
+    'ready-minutes': { type: 'string', default: '30' },
   },
 });
+const readyWaitMs = Number(values['ready-minutes']) * 60_000;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -79,7 +82,7 @@ async function main() {
   await c.waitFor(() => {
     const s = c.statuses[c.statuses.length - 1];
     return s && s.folders.length > 0 && s.folders.every((f) => f.state === 'ready') && !s.progress ? s : undefined;
-  }, 'the index', 30 * 60_000);
+  }, 'the index', readyWaitMs);
   const indexReadyMs = now() - t;
   const memoryIndexReady = processMemory(c.proc.pid);
   const heapIndexReady = (await c.conn.sendRequest(IndexStatusRequest)).memory ?? null;
@@ -96,7 +99,7 @@ async function main() {
     console.log(`Index ready in ${(indexReadyMs / 1000).toFixed(1)} s; server ${describeMemory(heapIndexReady)}; 10 s later ${describeMemory(later)}. Load before ${loadBefore.join(' ')}.`);
     return;
   }
-  const status = await c.ready(30 * 60_000);
+  const status = await c.ready(readyWaitMs);
   const readyMs = now() - t;
   // The first publish of every skill follows the index; wait for it to finish.
   const skills = status.folders[0].skills;
