@@ -350,11 +350,18 @@ function pullChecks(
   analyser: Analyser,
 ): ReachRequest[] {
   const out = new Set<ReachRequest>();
+  // Each request analysed once a round, not once per proposal (hundreds where descriptions are cut).
+  const termsOf = new Map<ReachRequest, Set<string>>();
+  const requestTerms = (r: ReachRequest) => {
+    let t = termsOf.get(r);
+    if (!t) termsOf.set(r, (t = new Set(analyser(r.query))));
+    return t;
+  };
   for (const [id, p] of live) {
     const terms = new Set(p.words.map((w) => w.term));
     const scored = all
       .filter((r) => !r.expect.includes(id))
-      .map((r) => ({ r, n: mentionsAny(r.query, terms, analyser) }))
+      .map((r) => ({ r, n: sharedCount(requestTerms(r), terms) }))
       .filter((x) => x.n > 0)
       .sort((a, b) => b.n - a.n);
     for (const { r } of scored.slice(0, perProposal)) out.add(r);
@@ -404,6 +411,14 @@ function topUp(keep: CandidateWord[], p: Proposal, maxWords: number): CandidateW
   const out = [...keep];
   while (out.length < maxWords && p.rest.length) out.push(p.rest.shift()!);
   return out;
+}
+
+/** How many terms two sets share (`mentionsAny` over a request analysed already). */
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let n = 0;
+  for (const t of small) if (large.has(t)) n++;
+  return n;
 }
 
 /** Term statistics counted over `docs` (every body analysed), for a caller without the engine's. */
