@@ -350,11 +350,15 @@ function pullChecks(
   analyser: Analyser,
 ): ReachRequest[] {
   const out = new Set<ReachRequest>();
-  // Each request analysed once a round, not once per proposal (hundreds where descriptions are cut).
+  // Each request analysed once a round, not once per proposal (hundreds where descriptions are
+  // cut); with one proposal (the editor's, over every request of a large library) none is kept.
   const termsOf = new Map<ReachRequest, Set<string>>();
   const requestTerms = (r: ReachRequest) => {
     let t = termsOf.get(r);
-    if (!t) termsOf.set(r, (t = new Set(analyser(r.query))));
+    if (!t) {
+      t = new Set(analyser(r.query));
+      if (live.length > 1) termsOf.set(r, t);
+    }
     return t;
   };
   for (const [id, p] of live) {
