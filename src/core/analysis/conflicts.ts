@@ -323,11 +323,7 @@ export function judgePair(
 ): PairJudgement {
   // Every request's reranking judges each pair of its candidates (190 for 20): no spread, no
   // array made where nothing mismatches.
-  const lexical = termCosine(a.terms, b.terms);
-  const va = a.vector;
-  const vb = va && b.vector;
-  const dense = !!(va && vb);
-  const similarity = va && vb ? vectorCosine(va, vb) : lexical;
+  const { similarity, lexical, dense } = profileSimilarity(a, b);
   const redundantAt = dense ? opts.denseRedundant : opts.lexicalRedundant;
   const relatedAt = dense ? opts.denseRelated : opts.lexicalRelated;
   const la = a.lowerDescription;

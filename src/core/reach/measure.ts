@@ -20,7 +20,7 @@ import type { ClientListing, ListedSkill } from '../profiles';
 import type { ListingGap } from './gapReasons';
 import type { CancelToken, ProgressSink, SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
-import { candidateWords, DEFAULT_ANALYSER, listedFrequencies, mentionsAny, TermStats, type Analyser, type TermFrequencies, type CandidateInput, type CandidateWord } from './words';
+import { candidateWords, DEFAULT_ANALYSER, listedFrequencies, mentionsAny, sharedTerms, TermStats, type Analyser, type TermFrequencies, type CandidateInput, type CandidateWord } from './words';
 
 /** Where a request comes from: a routing test, a trigger eval, a labelled query file, or a probe written from the body. */
 export type ReachSource = 'test' | 'eval' | 'query' | 'probe';
@@ -365,7 +365,7 @@ function pullChecks(
     const terms = new Set(p.words.map((w) => w.term));
     const scored = all
       .filter((r) => !r.expect.includes(id))
-      .map((r) => ({ r, n: sharedCount(requestTerms(r), terms) }))
+      .map((r) => ({ r, n: sharedTerms(requestTerms(r), terms) }))
       .filter((x) => x.n > 0)
       .sort((a, b) => b.n - a.n);
     for (const { r } of scored.slice(0, perProposal)) out.add(r);
@@ -415,14 +415,6 @@ function topUp(keep: CandidateWord[], p: Proposal, maxWords: number): CandidateW
   const out = [...keep];
   while (out.length < maxWords && p.rest.length) out.push(p.rest.shift()!);
   return out;
-}
-
-/** How many terms two sets share (`mentionsAny` over a request analysed already). */
-function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let n = 0;
-  for (const t of small) if (large.has(t)) n++;
-  return n;
 }
 
 /** Term statistics counted over `docs` (every body analysed), for a caller without the engine's. */

@@ -250,7 +250,13 @@ function spellings(body: string, analyser: Analyser): Map<string, { word: string
 
 /** Whether a request has any of `terms`. */
 export function mentionsAny(query: string, terms: ReadonlySet<string>, analyser: Analyser = DEFAULT_ANALYSER): number {
+  return sharedTerms(new Set(analyser(query)), terms);
+}
+
+/** How many terms two sets share (`mentionsAny` for a request analysed already). */
+export function sharedTerms(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let n = 0;
-  for (const t of new Set(analyser(query))) if (terms.has(t)) n++;
+  for (const t of small) if (large.has(t)) n++;
   return n;
 }
