@@ -22,18 +22,14 @@ export function jiebaSegmenter(): Segmenter {
   // jieba copies what it needs, so this 5 MB buffer is garbage once the segmenter is built.
   const dir = path.dirname(require.resolve('@node-rs/jieba/package.json'));
   const jieba = Jieba.withDict(readFileSync(path.join(dir, 'dict.txt')));
-  const memo = new Map<string, string[]>();
+  // No memo of its own: a cut takes ~1.6 µs a run (the corpus's 238,155 runs in 0.37 s), and the
+  // library's `SegmentMemo` keeps the runs a warm start needs without loading jieba.
   cached = (text: string) => {
-    const hit = memo.get(text);
-    if (hit) return hit;
     const out: string[] = [];
     for (const w of jieba.cut(text, true)) {
       out.push(w);
       if (w.length > 2) for (let i = 0; i + 1 < w.length; i++) out.push(w.slice(i, i + 2));
     }
-    // Runs repeat across skills and queries; bounded so odd input cannot grow it forever.
-    if (memo.size > 200_000) memo.clear();
-    memo.set(text, out);
     return out;
   };
   return cached;

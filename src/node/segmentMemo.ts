@@ -12,9 +12,15 @@
  * when the library is disposed and new runs were added, unparsed shards as they were read. A
  * header or shard that is unreadable or damaged is reported and rebuilt; a file written by
  * another jieba build or layout is dropped quietly.
+ *
+ * In memory a run's words are one string (joined by `SEP`), split on each lookup: a cold index
+ * fills the memo (100,000 runs), and as arrays of strings they held ~30 MB of the language
+ * server's heap for the process's life (7,000 skills, heap snapshot with the checks done), to
+ * save jieba's ~1.6 µs a run; joined they take under half of that (the adapter test: 22 → 10 MB).
  */
 import { readFileSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { detach } from '../core/text/detach';
 import type { Logger } from '../core/types';
 import { Checksum, StaleCacheFile } from './cacheFile';
 
@@ -23,6 +29,8 @@ const VERSION = 3;
 /** Most runs kept: enough for what a library's ranking meets, a few MB on disk. */
 const MAX_RUNS = 100_000;
 const SHARDS = 2048;
+/** Between a run's words in memory; never in a run (they are cut from runs of letters). */
+const SEP = '\u0001';
 
 interface Header {
   version: number;
@@ -31,9 +39,9 @@ interface Header {
   shards: [length: number, runs: number, checksum: number | string][];
 }
 
-/** One shard: its runs once parsed, else its bytes as read (and how many runs they hold). */
+/** One shard: its runs once parsed (words joined by `SEP`), else its bytes as read (and how many runs they hold). */
 interface Shard {
-  runs?: Map<string, string[]>;
+  runs?: Map<string, string>;
   bytes?: Buffer;
   checksum?: number | string;
   size?: number;
@@ -60,14 +68,15 @@ export class SegmentMemo {
 
   /** The words of `run` when it was segmented before. */
   get(run: string): string[] | undefined {
-    return this.shard(run).get(run);
+    const words = this.shard(run).get(run);
+    return words === undefined ? undefined : words ? words.split(SEP) : [];
   }
 
   /** Records jieba's words for `run` (ignored once the memo is full). */
   set(run: string, words: string[]): void {
     const runs = this.shard(run);
-    if (this.count >= MAX_RUNS || runs.has(run)) return;
-    runs.set(run, words);
+    if (this.count >= MAX_RUNS || runs.has(run) || words.some((w) => w.includes(SEP))) return;
+    runs.set(detach(run), words.join(SEP)); // a run is cut from a body: the key alone is kept
     this.count++;
     this.added = true;
   }
@@ -75,7 +84,7 @@ export class SegmentMemo {
   /** Writes the file when runs were added since it was read. */
   async flush(): Promise<void> {
     if (!this.added || !this.shards) return;
-    const blobs = this.shards.map((s) => (s.runs ? Buffer.from(JSON.stringify([...s.runs]), 'utf8') : s.bytes!));
+    const blobs = this.shards.map((s) => (s.runs ? Buffer.from(JSON.stringify(Array.from(s.runs, ([run, words]) => [run, words ? words.split(SEP) : []])), 'utf8') : s.bytes!));
     const sum = (b: Buffer) => {
       const c = new Checksum().update(b).digest();
       return 'crc32' in c ? c.crc32 : c.sha1;
@@ -90,7 +99,7 @@ export class SegmentMemo {
   }
 
   /** The runs of `run`'s shard, parsed on first use. */
-  private shard(run: string): Map<string, string[]> {
+  private shard(run: string): Map<string, string> {
     const shards = this.load();
     const shard = shards[shardOf(run)];
     if (shard.runs) return shard.runs;
@@ -103,9 +112,9 @@ export class SegmentMemo {
       const entries = JSON.parse(bytes.toString('utf8')) as unknown;
       if (!Array.isArray(entries)) throw new Error('no runs');
       for (const e of entries) {
-        if (!Array.isArray(e) || typeof e[0] !== 'string' || !Array.isArray(e[1]) || !e[1].every((w) => typeof w === 'string')) throw new Error('bad entry');
+        if (!Array.isArray(e) || typeof e[0] !== 'string' || !Array.isArray(e[1]) || !e[1].every((w) => typeof w === 'string' && !w.includes(SEP))) throw new Error('bad entry');
       }
-      for (const [r, words] of entries as [string, string[]][]) shard.runs.set(r, words);
+      for (const [r, words] of entries as [string, string[]][]) shard.runs.set(r, words.join(SEP));
     } catch (err) {
       // The rest of the file stays good: this shard is dropped and written again.
       this.count -= shard.size ?? 0;

@@ -14,6 +14,7 @@
  * the word.
  */
 import { REFERENCE_VERSION, type ReferenceCache } from '../index/caches';
+import { detach } from '../text/detach';
 import type { SkillDoc } from '../types';
 
 /** Keys a skill is referred to by: its name and its folder name, lower-cased, `_` as `-`. */
@@ -154,7 +155,8 @@ export function cachedReferenceKeys(doc: Pick<SkillDoc, 'hash' | 'body'>, cache:
   const key = referenceKey(doc);
   const hit = cache?.get(key);
   if (hit) return hit;
-  const keys = [...referenceKeys(doc.body)];
+  // Kept per skill (and in the cache) long after the body they were cut from is gone.
+  const keys = Array.from(referenceKeys(doc.body), detach);
   cache?.set(key, keys);
   return keys;
 }

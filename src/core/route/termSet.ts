@@ -1,3 +1,5 @@
+import { detach } from '../text/detach';
+
 /**
  * Analysed terms of one field of a skill as sorted ids into a table shared by a field cache: 4
  * bytes a term where a `Set<string>` took ~40. The reranker keeps the fields of thousands of
@@ -25,8 +27,7 @@ export class TermTable {
   idOf(term: string): number {
     let id = this.ids.get(term);
     if (id === undefined) {
-      // A copy that does not keep the text the term was cut from (V8 keeps longer substrings as views).
-      const own = term.length < 13 ? term : (' ' + term).slice(1);
+      const own = detach(term); // a term is cut from a skill's text: the table keeps the term alone
       this.ids.set(own, (id = this.words.length));
       this.words.push(own);
     }

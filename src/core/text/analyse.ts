@@ -4,6 +4,7 @@
  */
 import stem from 'wink-porter2-stemmer';
 import { eng as ENGLISH_STOPWORDS } from 'stopword';
+import { detach } from './detach';
 
 /** Splits a run of CJK text into words (e.g. jieba). */
 export type Segmenter = (text: string) => string[];
@@ -125,14 +126,6 @@ export function analyse(text: string, opts: AnalyseOptions = {}): string[] {
  */
 const tokenCache = new Map<string, string[]>();
 const TOKEN_CACHE_MAX = 100_000;
-
-/**
- * A copy of `s` that does not keep the text it was cut from alive: V8 keeps a substring of 13
- * or more characters as a view of its parent, so a cached token of a body held the whole body.
- */
-function detach(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
-}
 
 function analyseToken(token: string, opts: AnalyseOptions): string[] {
   const out: string[] = [];
