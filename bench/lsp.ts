@@ -41,6 +41,8 @@ const { values } = parseArgs({
     until: { type: 'string' },
     /** Minutes to wait for the index, then for the cross-skill checks (a cold 20k run on a loaded machine takes over 30). */
     'ready-minutes': { type: 'string', default: '30' },
+    /** Prints the server's log lines and progress reports to stderr with their times since the start. */
+    timeline: { type: 'boolean' },
   },
 });
 const readyWaitMs = Number(values['ready-minutes']) * 60_000;
@@ -87,6 +89,7 @@ async function main() {
   const memoryIndexReady = processMemory(c.proc.pid);
   const heapIndexReady = (await c.conn.sendRequest(IndexStatusRequest)).memory ?? null;
   console.error(`index ready in ${(indexReadyMs / 1000).toFixed(1)} s, RSS ${memoryIndexReady?.rssMb ?? '?'} MB (${describeMemory(heapIndexReady)})`);
+  if (values.timeline) for (const e of c.timeline) console.error(`${((e.at - t) / 1000).toFixed(2).padStart(7)} s  ${e.what}`);
   if (values.until === 'index') {
     // The memory a few seconds on, the checks paused by nothing: what V8 gives back by itself.
     await new Promise((r) => setTimeout(r, 10_000));

@@ -11,7 +11,7 @@ import type { LiveSkillService, RouteResult } from '../core/service';
 import type { CancelToken } from '../core/types';
 import { throwIfCancelled } from '../core/types';
 import type { ListingRank, RouteParams, RouteResponse, RouteView } from '../shared/protocol';
-import type { FolderLibrary } from './folderLibrary';
+import type { FolderLibrary, RequestToken } from './folderLibrary';
 import { routeResponse, type FolderRanking } from './routeResponse';
 
 /** How deep the listing's ranking is read for the ranks of `view.of`. */
@@ -69,4 +69,27 @@ export async function routeFolders(
     listing.push(...(answer?.ranks ?? []));
   }
   return routeResponse(params.query, k, rankings, ready.length, params.view?.of ? listing : undefined);
+}
+
+/**
+ * Ranks the skills of every ready library of `libs` (or of `params.folder`) for a request (with
+ * `view`, over a client's listing). A request sent while a folder is (first) indexed waits for it,
+ * or for its own cancellation; `token` reaches the engine, and once it is cancelled the request
+ * rejects with `CancelledError` and no further folder is ranked.
+ */
+export async function routeLibraries(
+  libs: readonly FolderLibrary[],
+  params: RouteParams,
+  token: RequestToken | undefined,
+  uriOf: (lib: FolderLibrary, relPath: string) => string,
+): Promise<RouteResponse> {
+  const wanted = libs.filter((l) => !params.folder || l.uri === params.folder);
+  await Promise.all(wanted.map((l) => l.settled(token)));
+  const ready = wanted.filter((l) => l.state === 'ready' && l.service);
+  if (!ready.length) {
+    const why = wanted.length ? `the skill index is ${wanted.map((l) => l.state).join(', ')}` : 'no workspace folder is open';
+    throw new Error(`cannot route yet: ${why}`);
+  }
+  const { topK, rerank } = ready[0].settings.route;
+  return routeFolders(ready, params, { k: params.k ?? topK, rerank: params.rerank ?? rerank, token }, uriOf);
 }

@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import type { CancellationToken } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
 import type { PairFinding } from '../core/analysis/types';
+import { runTimeSliced, yieldToLoop } from '../core/jobs/timeSliced';
 import { SkillReadError } from '../core/parse/skillDoc';
 import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
@@ -34,7 +35,7 @@ import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary, innermostLibrary, type RequestToken } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
 import { listingBudget, listingReport } from './listing';
-import { routeFolders } from './listingRanks';
+import { routeLibraries } from './listingRanks';
 import { errorMessage } from './logger';
 import { pairInputKey } from './pairFindings';
 import { PairPasses } from './pairPasses';
@@ -185,7 +186,6 @@ export class WorkspaceIndex {
         lib.service = service;
         lib.stats = stats;
         lib.error = null;
-        if (this.host.pairCacheStorage) await lib.pairs.attach(this.host.pairCacheStorage(lib.pairCacheDir(this.opts.init)));
         // Buffers edited while the files were being read.
         for (const doc of this.docs.values()) {
           const ref = this.refFor(lib, doc.key);
@@ -199,12 +199,15 @@ export class WorkspaceIndex {
           `${lib.name}: ${stats.skills} skills (${stats.cached} from cache, ${stats.embedded} embedded, ${stats.failed} unreadable) ` +
             `in ${stats.ms} ms; ${stats.model ? `model ${stats.model}` : stats.denseDisabled}`,
         );
-        this.publishAll(lib, true);
-        // Next on the queue: what the first edit of a Chinese skill would otherwise load (~1 s).
-        const opened = service;
-        void lib.run(async () => {
-          if (lib.service === opened && !this.disposed) opened.warmUp?.();
-        }).catch(() => undefined);
+        // Ready: requests are routed now. The scan cache, every skill's diagnostics (in slices: 3.8 s at
+        // 19,909 skills) and the checks follow, shown due; then what a Chinese skill's edit loads.
+        lib.pairs.analysis.supersede(service.skills().filter((d) => this.shouldPublish(lib, d.path)).length);
+        const current = () => generation === lib.generation && !this.disposed;
+        void (async () => {
+          if (this.host.pairCacheStorage) await lib.pairs.attach(this.host.pairCacheStorage(lib.pairCacheDir(this.opts.init)));
+          if (current()) await this.publishAll(lib, true, (slice) => lib.run(async () => (current() ? slice() : undefined)));
+          await lib.run(async () => (current() ? lib.service?.warmUp?.() : undefined));
+        })().catch((err) => this.fail(`${lib.name}: publishing the index`, err));
       } catch (err) {
         await service?.dispose().catch(() => undefined);
         if (service && lib.service === service) lib.service = null; // adopted before the failure
@@ -238,7 +241,7 @@ export class WorkspaceIndex {
         // Another scope covers other skills: their pairs are found again.
         const rescan = next.diagnostics.scope !== lib.settings.diagnostics.scope;
         lib.settings = next;
-        await lib.run(async () => this.publishAll(lib, rescan));
+        await lib.run(() => this.publishAll(lib, rescan));
       }
     }
     for (const doc of this.docs.values()) if (!this.libraryFor(doc.key)) this.docs.schedule(doc.key, 0);
@@ -411,7 +414,7 @@ export class WorkspaceIndex {
     }
     if (lib.service !== service || this.disposed) return;
     this.passes.stopRecheck(lib); // the pass below finds every pair
-    this.publishAll(lib, true);
+    await this.publishAll(lib, true);
     lib.flushLater();
     this.host.log.info(`${lib.name}: ${files} changed files re-read as one batch in ${Math.round(now() - t0)} ms`);
     this.emitStatus(true);
@@ -453,27 +456,37 @@ export class WorkspaceIndex {
 
   /**
    * Publishes every skill of a library with the pair findings known so far. `analyse` (after an
-   * index) forgets them and starts the pass that finds them again.
+   * index) forgets them and starts the pass that finds them again. In slices, each written before
+   * the next (19,909 skills' messages held the event loop 1.5 s in one go), each run by `runSlice`:
+   * on the library's queue when called from outside it.
    */
-  private publishAll(lib: FolderLibrary, analyse: boolean): void {
+  private async publishAll(lib: FolderLibrary, analyse: boolean, runSlice = (slice: () => Promise<void>): Promise<unknown> => slice()): Promise<void> {
     const service = lib.service;
     if (!service) return;
-    if (analyse) lib.pairs.clear();
-    const wanted = service.skills().filter((d) => this.shouldPublish(lib, d.path));
-    const stale = new Set(lib.published);
-    lib.published.clear();
-    for (const doc of service.skills()) lib.paths.set(doc.id, doc.path);
-    for (const doc of wanted) stale.delete(this.publishSkill(lib, doc));
-    const ctx = this.context(lib, lib.settings);
-    for (const f of service.failures()) {
-      if (!f.path.endsWith('SKILL.md') || !this.shouldPublish(lib, f.path)) continue;
-      const uri = this.uriOf(lib, f.path);
-      this.host.publish(uri, unreadableDiagnostic(f.message, ctx), this.docs.versionOf(uri));
-      lib.published.add(uri);
-      stale.delete(uri);
-    }
-    for (const uri of stale) this.host.publish(uri, []);
-    if (analyse) this.passes.analyse(lib, wanted.map((d) => d.id)).catch((err) => this.fail(`${lib.name}: cross-skill checks`, err));
+    let [wanted, stale]: [SkillDoc[], Set<string>] = [[], new Set()];
+    await runSlice(async () => {
+      if (analyse) lib.pairs.clear();
+      wanted = service.skills().filter((d) => this.shouldPublish(lib, d.path));
+      stale = new Set(lib.published);
+      lib.published.clear();
+      for (const doc of service.skills()) lib.paths.set(doc.id, doc.path);
+    });
+    const live = () => lib.service === service && !this.disposed;
+    const yieldToOthers = () => Promise.resolve(this.host.written?.()).then(yieldToLoop);
+    if (!(await runTimeSliced(wanted, (doc) => stale.delete(this.publishSkill(lib, doc)), { live, yieldToOthers, runSlice }))) return;
+    await runSlice(async () => {
+      if (!live()) return;
+      const ctx = this.context(lib, lib.settings);
+      for (const f of service.failures()) {
+        if (!f.path.endsWith('SKILL.md') || !this.shouldPublish(lib, f.path)) continue;
+        const uri = this.uriOf(lib, f.path);
+        this.host.publish(uri, unreadableDiagnostic(f.message, ctx), this.docs.versionOf(uri));
+        lib.published.add(uri);
+        stale.delete(uri);
+      }
+      for (const uri of stale) this.host.publish(uri, []);
+      if (analyse) this.passes.analyse(lib, wanted.map((d) => d.id)).catch((err) => this.fail(`${lib.name}: cross-skill checks`, err));
+    });
   }
 
   /** Re-publishes `ids` (just updated) and every skill whose findings named them before or name them now. */
@@ -547,22 +560,9 @@ export class WorkspaceIndex {
   // -------------------------------------------------------------------------------------------
   // Requests
 
-  /**
-   * Ranks the skills of every ready folder (or of `params.folder`) for a request (with `view`,
-   * over a client's listing: listingRanks.ts). `token` reaches the engine; once it is cancelled
-   * the request rejects with `CancelledError`, and no further folder is ranked.
-   */
-  async route(params: RouteParams, token?: RequestToken): Promise<RouteResponse> {
-    const libs = [...this.libraries.values()].filter((l) => (!params.folder || l.uri === params.folder));
-    // A request sent while a folder is (first) indexed waits for it, or for its own cancellation.
-    await Promise.all(libs.map((l) => l.settled(token)));
-    const ready = libs.filter((l) => l.state === 'ready' && l.service);
-    if (!ready.length) {
-      const why = libs.length ? `the skill index is ${libs.map((l) => l.state).join(', ')}` : 'no workspace folder is open';
-      throw new Error(`cannot route yet: ${why}`);
-    }
-    const { topK, rerank } = ready[0].settings.route;
-    return routeFolders(ready, params, { k: params.k ?? topK, rerank: params.rerank ?? rerank, token }, (lib, relPath) => this.uriOf(lib, relPath));
+  /** `skillRouter/route` over every folder, or `params.folder` (listingRanks.ts). */
+  route(params: RouteParams, token?: RequestToken): Promise<RouteResponse> {
+    return routeLibraries([...this.libraries.values()], params, token, (lib, relPath) => this.uriOf(lib, relPath));
   }
 
   /** Every indexed skill by its share of the listing budget (`skillRouter/listing`). */

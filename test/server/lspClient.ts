@@ -83,6 +83,8 @@ export class TestClient {
   readonly progress: { token: ProgressToken; value: { kind: string; message?: string; percentage?: number; cancellable?: boolean } }[] = [];
   readonly statuses: IndexStatus[] = [];
   readonly logs: string[] = [];
+  /** When each log line and `$/progress` value arrived (performance.now()), for the benches' timelines. */
+  readonly timeline: { at: number; what: string }[] = [];
   /** Messages the server logged as errors (a handler that threw, a failed check). */
   readonly errors: string[] = [];
   readonly registrations: string[] = [];
@@ -125,11 +127,13 @@ export class TestClient {
     });
     conn.onNotification(LogMessageNotification.type, (m) => {
       client.logs.push(m.message);
+      client.timeline.push({ at: performance.now(), what: m.message });
       if (m.type === MessageType.Error) client.errors.push(m.message);
       client.notify();
     });
     conn.onNotification('$/progress', (p: TestClient['progress'][number]) => {
       client.progress.push(p);
+      client.timeline.push({ at: performance.now(), what: `progress ${p.value.kind}${p.value.message ? `: ${p.value.message}` : ''}${p.value.percentage !== undefined ? ` ${p.value.percentage}%` : ''}` });
       client.notify();
     });
     conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'skillRouter' ? client.settings : null)));
