@@ -154,7 +154,7 @@ export interface IndexOptions {
 
 import type { PairScanRun } from './analysis/scanRun';
 import type { PairFinding, SkipReason } from './analysis/types';
-import type { SkillFileRef } from './workspace';
+import type { FlushOptions, SkillFileRef } from './workspace';
 import type { TermFrequencies } from './reach/words';
 
 /** A skill library opened for routing. Created by `createSkillService` (core) or `openLibrary` (node). */
@@ -194,8 +194,11 @@ export interface LiveSkillService extends SkillService {
   updateFile(ref: SkillFileRef, bytes: Uint8Array | null, opts?: { token?: CancelToken }): Promise<SkillDoc | null>;
   /** One skill of the current index by id. */
   skill(id: string): SkillDoc | undefined;
-  /** Writes vectors embedded by `updateFile` to the vector cache (`index` writes its own). */
-  flushCache(): Promise<void>;
+  /**
+   * Writes what `updateFile` and routing added to the caches (`index` writes its own); with
+   * `opts.minShare`, only the caches where that share of the entries changed (see `FlushOptions`).
+   */
+  flushCache(opts?: FlushOptions): Promise<void>;
   /**
    * Loads now what the library's skills will need on their first edit and was left to load on
    * first use (the Chinese segmenter and dictionary, when any skill is Chinese): an idle moment

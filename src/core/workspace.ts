@@ -28,5 +28,16 @@ export interface VectorCache {
   get(key: string): Float32Array[] | undefined;
   set(key: string, vectors: Float32Array[]): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
-  flush(keep: Set<string>): Promise<void>;
+  flush(keep: Set<string>, opts?: FlushOptions): Promise<void>;
+}
+
+/**
+ * How a cache flush may wait. `minShare`: write a file only once at least that share of its
+ * entries changed since it was last written (one at least). A 20,000-skill library's analysis
+ * snapshot is 113 MB, about 3 s of the server's main thread to encode and write: after a few
+ * edits the server leaves it for later (more changes, or its exit, which writes everything), and
+ * a server killed meanwhile analyses those few skills again at its next start.
+ */
+export interface FlushOptions {
+  minShare?: number;
 }

@@ -10,6 +10,7 @@ import { promises as fs, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { Logger } from '../core/types';
+import type { FlushOptions } from '../core/workspace';
 
 /** Thrown by `decode` for a file of another model or layout (the message says so and what follows): rebuilt without a warning. */
 export class StaleCacheFile extends Error {}
@@ -17,6 +18,8 @@ export class StaleCacheFile extends Error {}
 export abstract class KeyedCacheFile<V> {
   protected readonly map = new Map<string, V>();
   private dirty = false;
+  /** Entries set or dropped since the file was read or last written (see `FlushOptions.minShare`). */
+  private changes = 0;
 
   /** `what` names the file in messages, e.g. "vector cache". */
   protected constructor(
@@ -51,11 +54,15 @@ export abstract class KeyedCacheFile<V> {
   set(key: string, value: V): void {
     this.map.set(key, value);
     this.dirty = true;
+    this.changes++;
   }
 
   /** Drops `key` (for a value that cannot be stored faithfully). */
   protected forget(key: string): void {
-    if (this.map.delete(key)) this.dirty = true;
+    if (this.map.delete(key)) {
+      this.dirty = true;
+      this.changes++;
+    }
   }
 
   /** The file's bytes, for `decode`; a subclass may keep hold of the file it read them from. */
@@ -79,6 +86,7 @@ export abstract class KeyedCacheFile<V> {
     } catch (err) {
       this.map.clear();
       this.dirty = true;
+      this.changes = Number.POSITIVE_INFINITY; // rewritten at the next flush, whatever its options
       if (err instanceof StaleCacheFile) this.log.info(`${this.what} ${this.file} ${err.message}`);
       else this.log.warn(`${this.what} ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
     }
@@ -101,21 +109,27 @@ export abstract class KeyedCacheFile<V> {
     }
   }
 
-  /** Keeps only the entries in `keep`, then writes the file if anything changed. */
-  async flush(keep: Set<string>): Promise<void> {
-    for (const key of [...this.map.keys()]) {
-      if (!keep.has(key)) {
-        this.map.delete(key);
-        this.dirty = true;
-      }
+  /**
+   * Keeps only the entries in `keep`, then writes the file if anything changed; with
+   * `opts.minShare`, only once that share of the entries changed (nothing is dropped before).
+   */
+  async flush(keep: Set<string>, opts: FlushOptions = {}): Promise<void> {
+    const stale = [...this.map.keys()].filter((key) => !keep.has(key));
+    if (opts.minShare !== undefined && this.changes + stale.length < Math.max(1, Math.floor(opts.minShare * Math.max(this.map.size, keep.size)))) return;
+    for (const key of stale) {
+      this.map.delete(key);
+      this.dirty = true;
     }
     if (!this.dirty) return;
     // Cleared before encoding: an entry set while the encoding pauses leaves the file dirty.
     this.dirty = false;
+    const changes = this.changes;
+    this.changes = 0;
     try {
       await this.write();
     } catch (err) {
       this.dirty = true;
+      this.changes += changes;
       throw err;
     }
   }

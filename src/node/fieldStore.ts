@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { FieldStore, StoredFields } from '../core/index/caches';
 import type { Logger } from '../core/types';
+import type { FlushOptions } from '../core/workspace';
 import { SILENT_LOGGER } from '../core/types';
 import { KeyedCacheFile, readFrame, StaleCacheFile, writeFrame } from './cacheFile';
 
@@ -131,7 +132,7 @@ export class FileFieldStore implements FieldStore {
     this.entries.set(key, { bytes, sha1: sha1(bytes) });
   }
 
-  flush(keep: Set<string>): Promise<void> {
-    return this.entries.flush(keep);
+  flush(keep: Set<string>, opts?: FlushOptions): Promise<void> {
+    return this.entries.flush(keep, opts);
   }
 }

@@ -20,6 +20,14 @@ import { DEFAULT_SETTINGS, type ServerSettings } from './settings';
  */
 const IDLE_QUIET_MS = 1000;
 
+/**
+ * The share of a cache's entries that must have changed before a write after updates pause: a
+ * few edits leave a 19,909-skill library's 113 MB analysis snapshot for later (its encoding and
+ * write held the main thread ~3 s, slowing the requests meanwhile); a library of fewer than 400
+ * skills is written after each change.
+ */
+export const PERIODIC_FLUSH_SHARE = 0.005;
+
 type Timer = ReturnType<typeof setTimeout>;
 
 /**
@@ -150,12 +158,15 @@ export class FolderLibrary {
     }
   }
 
-  /** Writes the vector cache once updates pause (on the queue, after what is queued then). */
+  /**
+   * Writes the index caches once updates pause (on the queue, after what is queued then): those
+   * where `PERIODIC_FLUSH_SHARE` of the entries changed; closing writes the rest.
+   */
   flushLater(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = setTimeout(() => {
       void this.run(async () => {
-        await this.service?.flushCache().catch((err) => this.log.warn(`${this.name}: could not write the index cache: ${errorMessage(err)}`));
+        await this.service?.flushCache({ minShare: PERIODIC_FLUSH_SHARE }).catch((err) => this.log.warn(`${this.name}: could not write the index cache: ${errorMessage(err)}`));
       });
     }, this.flushAfterMs);
     // A pending write must not keep the server alive after its client went.

@@ -100,3 +100,57 @@ describe('service judgeSet', () => {
     assert.equal(svc.judgeSet(['a/blob-rust', 'nope']).pairs.length, 0, 'unknown ids are left out');
   });
 });
+
+describe('SkillProfiles update after an edit', () => {
+  const analyser = (t: string) => analyse(t);
+  const view = (p: SkillProfiles, id: string) => {
+    const x = p.get(id)!;
+    return { name: x.name, description: x.description, lang: x.lang, facets: x.facets, excluded: x.excluded, umbrella: x.umbrella, terms: [...x.terms], nameTerms: [...x.nameTerms] };
+  };
+  const edited = (i: number, description: string) => DOCS.map((d, j) => (j === i ? { ...d, description, hash: `${d.hash}-2` } : d));
+
+  it('equals a full build, carries over the profiles whose weights did not move and makes again those that did', () => {
+    const before = new SkillProfiles(DOCS, analyser);
+    for (const p of before.all()) void p.terms; // weights made before the edit, as a scan makes them
+    // "scanned" leaves two skills (a term's frequency moves: every skill holding "scanned" weighs it anew).
+    const docs = edited(2, 'Extract text and tables from PDF files and invoices with OCR.');
+    const updated = new SkillProfiles(docs, analyser, undefined, null, before);
+    const full = new SkillProfiles(docs, analyser);
+    for (const d of docs) assert.deepEqual(view(updated, d.id), view(full, d.id), d.id);
+    for (const t of ['scanned', 'ocr', 'pdf', 'sourdough', 'unseen-term']) assert.equal(updated.idfOf(t), full.idfOf(t), t);
+    assert.deepEqual(updated.lexicalNeighbours('a/pdf-extract', 3), full.lexicalNeighbours('a/pdf-extract', 3));
+    assert.equal(updated.get('a/sourdough'), before.get('a/sourdough'), 'no moved term: carried over');
+    assert.notEqual(updated.get('b/pdf-extract'), before.get('b/pdf-extract'), 'holds "scanned": made again');
+    assert.notDeepEqual([...updated.get('b/pdf-extract')!.terms], [...before.get('b/pdf-extract')!.terms]);
+    assert.notEqual(updated.get('a/pdf-extract'), before.get('a/pdf-extract'));
+  });
+
+  it('a body edit (same name, description and language) carries every profile over', () => {
+    const before = new SkillProfiles(DOCS, analyser);
+    const docs = DOCS.map((d, j) => (j === 3 ? { ...d, body: 'New body.', hash: 'x' } : d));
+    const updated = new SkillProfiles(docs, analyser, undefined, null, before);
+    for (const d of docs) assert.equal(updated.get(d.id), before.get(d.id), d.id);
+  });
+
+  it('a skill added or removed builds in full', () => {
+    const before = new SkillProfiles(DOCS, analyser);
+    const docs = DOCS.slice(1);
+    const updated = new SkillProfiles(docs, analyser, undefined, null, before);
+    const full = new SkillProfiles(docs, analyser);
+    for (const d of docs) {
+      assert.notEqual(updated.get(d.id), before.get(d.id), d.id);
+      assert.deepEqual(view(updated, d.id), view(full, d.id), d.id);
+    }
+  });
+
+  it('an edit back and forth, over several updates, still equals a full build', () => {
+    let p = new SkillProfiles(DOCS, analyser);
+    const steps = ['Extract text from PDF files.', 'Extract tables from PDF files and sourdough.', DOCS[2].description];
+    for (const description of steps) {
+      const docs = edited(2, description);
+      p = new SkillProfiles(docs, analyser, undefined, null, p);
+      const full = new SkillProfiles(docs, analyser);
+      for (const d of docs) assert.deepEqual(view(p, d.id), view(full, d.id), `${description}: ${d.id}`);
+    }
+  });
+});

@@ -40,6 +40,32 @@ describe('FileReferenceCache (reference keys of skill bodies by content)', () =>
     assert.deepEqual(warnings, []);
   });
 
+  it('with minShare, writes once that share of the entries changed, and a plain flush writes the rest', async () => {
+    const c = await FileReferenceCache.open(dir, logger);
+    const keys = Array.from({ length: 400 }, (_, i) => `k${i}`);
+    for (const k of keys) c.set(k, [k]);
+    await c.flush(new Set(keys), { minShare: 0.005 });
+    const file = path.join(dir, REFERENCE_FILE);
+    const written = readFileSync(file);
+    // One edit: a new version set, the old one no longer kept: 2 changes.
+    c.set('k0b', ['k0b']);
+    const one = new Set([...keys.slice(1), 'k0b']);
+    await c.flush(one, { minShare: 0.01 }); // 2 < 4 of 401
+    assert.deepEqual(readFileSync(file), written, 'a few changes leave the file as it was');
+    assert.deepEqual(c.get('k0'), ['k0'], 'nothing is dropped by a flush that does not write');
+    await c.flush(one, { minShare: 0.005 }); // 2 >= 2 of 401
+    const d = await FileReferenceCache.open(dir, logger);
+    assert.equal(d.size, 400);
+    assert.deepEqual(d.get('k0b'), ['k0b']);
+    assert.equal(d.get('k0'), undefined);
+    c.set('k2b', ['k2b']);
+    await c.flush(new Set([...one, 'k2b']), { minShare: 0.5 });
+    assert.equal((await FileReferenceCache.open(dir, logger)).get('k2b'), undefined);
+    await c.flush(new Set([...one, 'k2b']));
+    assert.deepEqual((await FileReferenceCache.open(dir, logger)).get('k2b'), ['k2b'], 'a plain flush writes what was left');
+    assert.deepEqual(warnings, []);
+  });
+
   it('a file of another version is rebuilt quietly', async () => {
     writeFileSync(path.join(dir, REFERENCE_FILE), 'SRRF1\n{"version":0,"sha1":""}\n[]');
     const c = await FileReferenceCache.open(dir, logger);

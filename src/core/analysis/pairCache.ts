@@ -9,6 +9,7 @@
  */
 import { hash53 } from '../text/hash';
 import { CopyIndex, type CopySketch, type TextSignature } from './copies';
+import { TemplateCounts } from './templateCounts';
 import type { PairFinding, ScopedRanking } from './types';
 
 /** Bump when what a scan finds for the same library changes (rules, probes, messages). */
@@ -88,6 +89,8 @@ export class PairScanCache {
   private readonly signatures = new Map<string, TextSignature>();
   /** The copy index of the library last scanned (each scan brings it up to date). */
   readonly copyIndex = new CopyIndex();
+  /** The template counts of the library last scanned (the same). */
+  readonly templates = new TemplateCounts();
   private rankingsKey = '';
   private rankings = new Map<string, ScopedRanking>();
   private readonly results = new Map<string, PairFinding[]>();

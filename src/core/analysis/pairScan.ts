@@ -106,7 +106,6 @@ export async function scanPairs(input: PairScanInput, skillId?: string, run: Pai
 class Scan {
   private readonly byId: Map<string, SkillDoc>;
   private readonly probes = new Map<string, Probe[]>();
-  private shared: Map<number, number> | null = null;
   /** Full signatures this scan made for its text entries, until its copies are found. */
   private fresh: Map<string, TextSignature> | null = null;
   /**
@@ -302,18 +301,11 @@ class Scan {
 
   /**
    * In how many skills each sentence and heading occurs (template text is in many); copies, which
-   * share their description, count once.
+   * share their description, count once. The cache's counts, brought to this scan's library (a
+   * scan of another state may have moved them between this scan's slices).
    */
-  private templateCounts(): Map<number, number> {
-    if (this.shared) return this.shared;
-    const counts = new Map<number, number>();
-    const listings = new Set<string>();
-    for (const d of this.input.docs) {
-      if (listings.has(d.description)) continue;
-      listings.add(d.description);
-      for (const k of this.textOf(d).templates) counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    return (this.shared = counts);
+  private templateCounts(): ReadonlyMap<number, number> {
+    return this.cache.templates.of(this.input.docs, (d) => this.textOf(d).templates);
   }
 
   /**

@@ -6,6 +6,7 @@
 import { analyse } from '../text/analyse';
 import { cleanMarkdown, splitPassages } from '../text/passages';
 import type { SkillDoc } from '../types';
+import type { FlushOptions } from '../workspace';
 import type { LexicalState, TermCounts } from './lexicalIndex';
 
 /**
@@ -29,7 +30,7 @@ export interface AnalysisCache {
   get(key: string): SkillAnalysis | undefined;
   set(key: string, analysis: SkillAnalysis): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
-  flush(keep: Set<string>): Promise<void>;
+  flush(keep: Set<string>, opts?: FlushOptions): Promise<void>;
   /**
    * After a flush, holds the entries in the compact form a reopen reads (a cold index of 7,000
    * skills: 551 → 327 MB of heap); optional.
@@ -55,7 +56,7 @@ export interface ParseCache {
   get(key: string): SkillDoc | undefined;
   set(key: string, doc: SkillDoc): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
-  flush(keep: Set<string>): Promise<void>;
+  flush(keep: Set<string>, opts?: FlushOptions): Promise<void>;
   /**
    * After a flush, holds the entries as a reopen reads them (fields as bytes, decoded when read),
    * so `get` gives such documents; a cache with changes not yet written keeps its entries.
@@ -78,7 +79,7 @@ export interface ReferenceCache {
   get(key: string): readonly string[] | undefined;
   set(key: string, refKeys: readonly string[]): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
-  flush(keep: Set<string>): Promise<void>;
+  flush(keep: Set<string>, opts?: FlushOptions): Promise<void>;
 }
 
 /**
@@ -106,7 +107,7 @@ export interface FieldStore {
   get(key: string): StoredFields | undefined;
   set(key: string, fields: StoredFields): void;
   /** Writes pending changes; `keep` lists the keys still in use (others may be dropped). */
-  flush(keep: Set<string>): Promise<void>;
+  flush(keep: Set<string>, opts?: FlushOptions): Promise<void>;
 }
 
 /**

@@ -25,7 +25,7 @@ import { splitPassages } from '../text/passages';
 import { BRIDGE_VERSION, Translator, type BilingualDictionary } from '../text/translator';
 import type { CancelToken, CrossEncoder, Embedder, Logger, SkillDoc, VectorIndex } from '../types';
 import { SILENT_LOGGER } from '../types';
-import type { SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
+import type { FlushOptions, SkillFileRef, SkillWorkspace, VectorCache } from '../workspace';
 import { BruteForceIndex, DenseStore } from './denseStore';
 import { SkillVectors } from './skillVectors';
 import { ListingViews } from './listingView';
@@ -261,7 +261,7 @@ class Engine implements RoutingEngine {
   profiles(): SkillProfiles {
     if (this.compat?.docs !== this.sorted) {
       const seg = this.init.segmenter;
-      // An edit rebuilds the profiles (term weights are library-wide), but only the edited skill's
+      // An edit updates the profiles (term weights are library-wide), but only the edited skill's
       // texts are new: the analyses of the last build are reused while this one builds.
       const last = this.profileTerms;
       const next = new Map<string, string[]>();
@@ -273,7 +273,7 @@ class Engine implements RoutingEngine {
         next.set(text, terms);
         return terms;
       };
-      const profiles = new SkillProfiles(this.sorted, analyser, (id) => this.dense?.first(id), this.prior);
+      const profiles = new SkillProfiles(this.sorted, analyser, (id) => this.dense?.first(id), this.prior, this.compat?.profiles);
       building = false;
       this.profileTerms = next;
       this.fieldCache.prune(new Set(this.entries.keys()));
@@ -449,11 +449,11 @@ class Engine implements RoutingEngine {
     this.text.translator?.words('中文技能');
   }
 
-  async flushCache(): Promise<void> {
+  async flushCache(opts?: FlushOptions): Promise<void> {
     if (this.init.parseOnly) return;
-    await this.flushAnalyses();
-    await this.flushFields();
-    await this.vectors?.flush(this.sorted);
+    await this.flushAnalyses(opts);
+    await this.flushFields(opts);
+    await this.vectors?.flush(this.sorted, opts);
   }
 
   private removeEntry(id: string): void {
@@ -564,21 +564,21 @@ class Engine implements RoutingEngine {
     }
   }
 
-  private async flushAnalyses(): Promise<void> {
+  private async flushAnalyses(opts?: FlushOptions): Promise<void> {
     const entries = [...this.entries.values()];
     const failed = (what: string) => (err: unknown) => this.log.warn(`could not write the ${what}: ${err instanceof Error ? err.message : err}`);
-    await this.init.analysisCache?.flush(new Set(entries.map((e) => this.keyOf(e)))).catch(failed('analysis snapshot'));
-    await this.init.referenceCache?.flush(new Set(entries.map((e) => referenceKey(e.doc)))).catch(failed('reference-key cache'));
+    await this.init.analysisCache?.flush(new Set(entries.map((e) => this.keyOf(e))), opts).catch(failed('analysis snapshot'));
+    await this.init.referenceCache?.flush(new Set(entries.map((e) => referenceKey(e.doc))), opts).catch(failed('reference-key cache'));
     await this.snapshots.flush(this.lexical);
   }
 
   /** Hands the reranker fields analysed since the last call to the field store, and writes it. */
-  private async flushFields(): Promise<void> {
+  private async flushFields(opts?: FlushOptions): Promise<void> {
     const store = this.init.fieldStore;
     if (!store) return;
     while (!this.fieldCache.save(SLICE_MS)) await yieldToLoop();
     const keep = new Set([...this.entries.values()].map((e) => this.fieldCache.storeKey(e.routingHash)!));
-    await store.flush(keep).catch((err) => this.log.warn(`could not write the field cache: ${err instanceof Error ? err.message : err}`));
+    await store.flush(keep, opts).catch((err) => this.log.warn(`could not write the field cache: ${err instanceof Error ? err.message : err}`));
   }
 
   private rerankText(id: string): string {

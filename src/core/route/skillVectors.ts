@@ -7,7 +7,7 @@ import { BRIDGE_VERSION } from '../text/translator';
 import type { Passage } from '../text/passages';
 import type { CancelToken, Embedder, Logger, ProgressSink, SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
-import type { VectorCache } from '../workspace';
+import type { FlushOptions, VectorCache } from '../workspace';
 import type { DenseStore } from './denseStore';
 import { descriptionRows, embedTexts, type TextContext } from './skillText';
 
@@ -154,7 +154,7 @@ export class SkillVectors {
   }
 
   /** Writes the vector cache, keeping the entries of `docs`; rejects when it cannot. */
-  async flush(docs: readonly SkillDoc[]): Promise<void> {
-    await this.init.cache?.flush(new Set(docs.map((d) => this.keyOf(d))));
+  async flush(docs: readonly SkillDoc[], opts?: FlushOptions): Promise<void> {
+    await this.init.cache?.flush(new Set(docs.map((d) => this.keyOf(d))), opts);
   }
 }
