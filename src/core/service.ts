@@ -152,6 +152,7 @@ export interface IndexOptions {
   parsed?: { docs: readonly SkillDoc[]; failed: readonly { path: string; message: string }[] };
 }
 
+import type { SkillProfiles } from './analysis/conflicts';
 import type { PairScanRun } from './analysis/scanRun';
 import type { PairFinding, SkipReason } from './analysis/types';
 import type { FlushOptions, SkillFileRef } from './workspace';
@@ -174,6 +175,8 @@ export interface SkillService {
    * cancellation.
    */
   pairFindings(skillId?: string, run?: PairScanRun): Promise<PairFinding[]>;
+  /** The skills' conflict profiles, made on first use after a change (an idle moment may ask first). */
+  profiles?(): SkillProfiles;
   /** Files that were found but could not be read as skills, with the reason. */
   failures(): readonly { path: string; message: string }[];
   /**

@@ -242,6 +242,29 @@ describe('pair scan: cache', () => {
     assert.deepEqual(await scanPairs(input, focus, { cache: failing }), cold, 'a store that cannot open leaves one in memory');
   });
 
+  it('prepareOnly finds nothing and builds what a one-skill scan would: that scan then makes no text entry and finds the same', async () => {
+    const files = library();
+    files.set('vendor/pdf-text/SKILL.md', files.get('team/pdf-text/SKILL.md') as string);
+    const svc = await engine(files);
+    const input = { docs: svc.skills(), profiles: svc.profiles(), pipeline: svc.pipeline };
+    const cold = new PairScanCache();
+    const versions = new Set(input.docs.map((d) => d.hash)).size; // the two copies share one
+    const expected = await scanPairs(input, 'vendor/pdf-text', { cache: cold });
+    assert.equal(cold.textsMade, versions, 'without preparing, the one-skill scan makes every skill\'s entry');
+    const prepared = new PairScanCache();
+    const slices: number[] = [];
+    const schedule = <T>(work: () => Promise<T>) => (slices.push(prepared.textsMade), work());
+    assert.deepEqual(await scanPairs(input, undefined, { cache: prepared, prepareOnly: true, schedule }), []);
+    assert.ok(slices.length >= 2, 'the copy index and the template counts are scheduled slices');
+    assert.equal(prepared.textsMade, versions);
+    assert.equal(prepared.latest(), undefined, 'no result is kept');
+    const found = await scanPairs(input, 'vendor/pdf-text', { cache: prepared });
+    assert.equal(prepared.textsMade, versions, 'the scan made no entry');
+    assert.deepEqual(found, expected);
+    assert.ok(found.some((p) => p.kind === 'copy'));
+    await assert.rejects(scanPairs(input, undefined, { cache: new PairScanCache(), prepareOnly: true, token: { isCancellationRequested: true } }), /cancel/i);
+  });
+
   it('a scan whose encoder fails on its probes keeps no result under the encoder\'s key', async () => {
     const svc = await engine(library());
     const pipeline = {

@@ -243,6 +243,25 @@ export class CopyIndex {
     return changed;
   }
 
+  /**
+   * Buckets the skills of `docs` not held as they are, for about `budgetMs`; whether none is left.
+   * An idle moment's share of the next `update`, which then re-buckets none of them.
+   */
+  prime(docs: readonly SkillDoc[], sketchOf: (doc: SkillDoc) => CopySketch, budgetMs: number): boolean {
+    const t0 = performance.now();
+    for (const d of docs) {
+      const h = this.held.get(d.id);
+      if (h && h.doc.hash === d.hash) continue;
+      if (performance.now() - t0 >= budgetMs) return false;
+      if (h) this.drop(d.id);
+      this.add(d, sketchOf(d));
+      this.forget(d.id);
+      this.ofMemo.clear();
+      this.source = null;
+    }
+    return true;
+  }
+
   /** Forgets the judged pairs of `id`. */
   private forget(id: string): void {
     for (const key of this.memoOf.get(id) ?? []) this.memo.delete(key);

@@ -100,6 +100,7 @@ export async function scanPairs(input: PairScanInput, skillId?: string, run: Pai
   await cache.prepare();
   cache.noteLibrary(new Set(input.docs.map((d) => d.hash)));
   const scan = new Scan(input, opts, cache, run);
+  if (run.prepareOnly) return scan.prepare().then(() => []);
   return skillId === undefined ? scan.library() : scan.focus(skillId);
 }
 
@@ -224,6 +225,19 @@ class Scan {
     await this.route(partners.map((d) => [d, this.probesOf(d)] as const));
     const found = partners.flatMap((o) => this.judge(doc, o) ?? []);
     return [...copies, ...found].sort(byPair);
+  }
+
+  /** `PairScanRun.prepareOnly`: the copy index in slices, then the template counts. */
+  async prepare(): Promise<void> {
+    const docs = this.input.docs;
+    for (let done = false; !done; ) {
+      throwIfCancelled(this.run.token);
+      done = await this.schedule(async () => this.cache.copyIndex.prime(docs, (d) => this.textOf(d).sketch, SLICE_MS));
+    }
+    await this.schedule(async () => {
+      this.copies();
+      this.templateCounts();
+    });
   }
 
   private report(): void {

@@ -26,7 +26,6 @@ export class TemplateCounts {
   private readonly members = new Map<string, Set<string>>();
   /** The keys counted for each description (those of its first skill when they were counted). */
   private readonly counted = new Map<string, readonly number[]>();
-  private order = new Map<string, number>();
   private source: readonly SkillDoc[] | null = null;
 
   /**
@@ -35,36 +34,47 @@ export class TemplateCounts {
    */
   of(docs: readonly SkillDoc[], keysOf: (doc: SkillDoc) => readonly number[]): ReadonlyMap<number, number> {
     if (docs === this.source) return this.counts;
-    const next = new Map<string, SkillDoc>();
-    for (const d of docs) next.set(d.id, d);
-    const changed: string[] = [];
-    for (const d of docs) if (this.held.get(d.id)?.hash !== d.hash) changed.push(d.id);
-    for (const id of this.held.keys()) if (!next.has(id)) changed.push(id);
     this.source = docs;
-    this.order = new Map(docs.map((d, i) => [d.id, i]));
-    if (changed.length > RECOUNT_OVER || this.held.size === 0) {
+    const changed: SkillDoc[] = [];
+    let kept = 0;
+    for (const d of docs) {
+      const h = this.held.get(d.id);
+      if (h?.hash === d.hash) kept++;
+      else changed.push(d);
+    }
+    const gone: string[] = [];
+    if (this.held.size > kept + changed.filter((d) => this.held.has(d.id)).length) {
+      const ids = new Set(docs.map((d) => d.id));
+      for (const id of this.held.keys()) if (!ids.has(id)) gone.push(id);
+    }
+    if (changed.length + gone.length > RECOUNT_OVER || this.held.size === 0) {
       this.recount(docs, keysOf);
       return this.counts;
     }
     const touched = new Set<string>();
-    for (const id of changed) {
+    const leave = (id: string) => {
       const was = this.held.get(id);
-      if (was) {
-        touched.add(was.description);
-        this.members.get(was.description)!.delete(id);
-        this.held.delete(id);
-      }
-      const d = next.get(id);
-      if (d) {
-        touched.add(d.description);
-        this.hold(d, keysOf(d));
-      }
+      if (!was) return;
+      touched.add(was.description);
+      this.members.get(was.description)!.delete(id);
+      this.held.delete(id);
+    };
+    for (const id of gone) leave(id);
+    for (const d of changed) {
+      leave(d.id);
+      touched.add(d.description);
+      this.hold(d, keysOf(d));
     }
+    // The library's order of the skills whose description was touched: one pass over the list.
+    const wanted = new Set<string>();
+    for (const description of touched) for (const id of this.members.get(description) ?? []) wanted.add(id);
+    const order = new Map<string, number>();
+    for (let i = 0; i < docs.length; i++) if (wanted.has(docs[i].id)) order.set(docs[i].id, i);
     for (const description of touched) {
       const before = this.counted.get(description);
       if (before) this.add(before, -1);
       this.counted.delete(description);
-      const first = this.firstOf(description);
+      const first = this.firstOf(description, order);
       if (first === undefined) {
         this.members.delete(description);
         continue;
@@ -98,11 +108,11 @@ export class TemplateCounts {
   }
 
   /** The member of `description` first in the library's order. */
-  private firstOf(description: string): string | undefined {
+  private firstOf(description: string, order: ReadonlyMap<string, number>): string | undefined {
     let best: string | undefined;
     let at = Infinity;
     for (const id of this.members.get(description) ?? []) {
-      const i = this.order.get(id)!;
+      const i = order.get(id)!;
       if (i < at) [best, at] = [id, i];
     }
     return best;
