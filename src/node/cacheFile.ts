@@ -18,8 +18,13 @@ export class StaleCacheFile extends Error {}
 export abstract class KeyedCacheFile<V> {
   protected readonly map = new Map<string, V>();
   private dirty = false;
-  /** Entries set or dropped since the file was read or last written (see `FlushOptions.minShare`). */
-  private changes = 0;
+  /**
+   * What a write would change (see `FlushOptions.minShare`): keys set since the file was read or
+   * last written, entries of the file dropped since, and whether the file must be written anyway.
+   */
+  private readonly added = new Set<string>();
+  private droppedFromFile = 0;
+  private mustWrite = false;
 
   /** `what` names the file in messages, e.g. "vector cache". */
   protected constructor(
@@ -54,14 +59,14 @@ export abstract class KeyedCacheFile<V> {
   set(key: string, value: V): void {
     this.map.set(key, value);
     this.dirty = true;
-    this.changes++;
+    this.added.add(key);
   }
 
   /** Drops `key` (for a value that cannot be stored faithfully). */
   protected forget(key: string): void {
     if (this.map.delete(key)) {
       this.dirty = true;
-      this.changes++;
+      if (!this.added.delete(key)) this.droppedFromFile++;
     }
   }
 
@@ -86,7 +91,7 @@ export abstract class KeyedCacheFile<V> {
     } catch (err) {
       this.map.clear();
       this.dirty = true;
-      this.changes = Number.POSITIVE_INFINITY; // rewritten at the next flush, whatever its options
+      this.mustWrite = true; // rewritten at the next flush, whatever its options
       if (err instanceof StaleCacheFile) this.log.info(`${this.what} ${this.file} ${err.message}`);
       else this.log.warn(`${this.what} ${this.file} is corrupt (${(err as Error).message}); rebuilding it`);
     }
@@ -111,25 +116,34 @@ export abstract class KeyedCacheFile<V> {
 
   /**
    * Keeps only the entries in `keep`, then writes the file if anything changed; with
-   * `opts.minShare`, only once that share of the entries changed (nothing is dropped before).
+   * `opts.minShare`, only once the file would change by that share of its entries: keys set since
+   * the last write, and entries of the file gone (a version set and superseded before the write
+   * counts for nothing).
    */
   async flush(keep: Set<string>, opts: FlushOptions = {}): Promise<void> {
-    const stale = [...this.map.keys()].filter((key) => !keep.has(key));
-    if (opts.minShare !== undefined && this.changes + stale.length < Math.max(1, Math.floor(opts.minShare * Math.max(this.map.size, keep.size)))) return;
-    for (const key of stale) {
+    for (const key of [...this.map.keys()]) {
+      if (keep.has(key)) continue;
       this.map.delete(key);
       this.dirty = true;
+      if (!this.added.delete(key)) this.droppedFromFile++;
     }
+    const share = opts.minShare;
+    if (share !== undefined && !this.mustWrite && this.added.size + this.droppedFromFile < Math.max(1, Math.floor(share * this.map.size))) return;
     if (!this.dirty) return;
-    // Cleared before encoding: an entry set while the encoding pauses leaves the file dirty.
+    // Cleared before encoding: an entry set while the encoding pauses leaves the file dirty (and
+    // counted as added for the next write).
     this.dirty = false;
-    const changes = this.changes;
-    this.changes = 0;
+    const [added, dropped, must] = [[...this.added], this.droppedFromFile, this.mustWrite];
+    this.added.clear();
+    this.droppedFromFile = 0;
+    this.mustWrite = false;
     try {
       await this.write();
     } catch (err) {
       this.dirty = true;
-      this.changes += changes;
+      for (const key of added) this.added.add(key);
+      this.droppedFromFile += dropped;
+      this.mustWrite ||= must;
       throw err;
     }
   }

@@ -3,10 +3,14 @@
  * test client and benches (which spawn it the same way, so that what they measure is what users
  * run).
  *
- * `--max-semi-space-size=2` caps V8's young generation at 2 MB per semi-space (Node 20's default
+ * `--max-semi-space-size=8` caps V8's young generation at 8 MB per semi-space (Node 20's default
  * grows it to 16 MB). The server allocates steadily in small pieces (every skill's pair scan,
  * every diagnostics message); with the default it was ready at 2,817 skills holding 511-554 MB,
- * with 1, 2 or 4 MB 421-429 MB, edit latency unchanged (bench/lsp.ts; README "Performance").
+ * with 1, 2 or 4 MB 421-429 MB, edit latency unchanged (bench/lsp.ts; README "Performance"). But
+ * routing a request allocates a lot that dies young (its candidates' analysed fields): at 19,909
+ * skills, with 2 MB a third of the main thread's time over 185 requests went to collections and
+ * the p50 was 82-97 ms (p95 228-242 ms); with 8 MB 68 ms (p95 137 ms), 16 MB 67 ms, 32 MB 70 ms,
+ * at the same RSS as 2 MB at index ready (745 vs 743-752 MB; 16 MB: 760, 32 MB: 819).
  *
  * `--heap-growing-percent=30`: after each full collection V8 lets the old generation grow to 1.3x
  * what survived it, not the up to 4x it picks by default. The pair scan allocates at a steady rate
@@ -20,7 +24,7 @@
  */
 export const HEAP_GROWING_FLAG = '--heap-growing-percent=30';
 
-export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=2'];
+export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=8'];
 
 /**
  * Environment added to the server's. `MALLOC_ARENA_MAX=2`: glibc gives each thread that allocates

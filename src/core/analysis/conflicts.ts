@@ -127,9 +127,9 @@ const tfidfIdf = (df: number, n: number) => Math.log(1 + n / Math.max(1, df));
 
 /** The per-skill profiles of one library, with the document frequencies the TF-IDF weights use. */
 export class SkillProfiles {
-  private readonly byId = new Map<string, SkillProfile>();
+  private readonly byId: Map<string, SkillProfile>;
   /** Each skill's analysed profile text, and the skill fields its profile was made of. */
-  private readonly made = new Map<string, { terms: string[]; name: string; description: string; lang: SkillDoc['lang'] }>();
+  private readonly made: Map<string, { terms: string[]; name: string; description: string; lang: SkillDoc['lang'] }>;
   /** Document frequencies; the idf of a term is computed when first asked for (a route asks for a few hundred of ~20,000). */
   private readonly df: Map<string, number>;
   private readonly idf: Map<string, number>;
@@ -147,7 +147,7 @@ export class SkillProfiles {
    * whose name, description or language changed are analysed again, document frequencies are
    * moved by their terms, and the profiles holding a term whose frequency moved are made again;
    * the others are carried over. The result equals a full build of `docs`. A list with skills
-   * added or removed (the count of skills is in every weight) builds in full.
+   * added, removed or in another order (the count of skills is in every weight) builds in full.
    */
   constructor(
     docs: readonly SkillDoc[],
@@ -158,16 +158,26 @@ export class SkillProfiles {
     previous?: SkillProfiles,
   ) {
     this.n = Math.max(docs.length, 1);
-    const update = previous && previous.byId.size === docs.length && docs.every((d) => previous.byId.has(d.id)) ? previous : undefined;
+    const update = previous && sameIds(previous.byId.keys(), docs) ? previous : undefined;
     if (update) {
       this.line = update.line;
       this.line.current = this;
-      this.df = new Map(update.df);
-      this.idf = new Map(update.idf);
-      this.carryOver(docs, update);
+      const changed = docs.filter((d) => {
+        const was = update.made.get(d.id)!;
+        return was.name !== d.name || was.description !== d.description || was.lang !== d.lang;
+      });
+      // A body edit: nothing a profile reads changed (these are never written to after they are made).
+      const same = !changed.length;
+      this.df = same ? update.df : new Map(update.df);
+      this.idf = same ? update.idf : new Map(update.idf);
+      this.made = same ? update.made : new Map(update.made);
+      this.byId = same ? update.byId : new Map(update.byId);
+      if (!same) this.carryOver(changed, update);
       return;
     }
     this.line = { current: this };
+    this.byId = new Map();
+    this.made = new Map();
     this.df = new Map();
     this.idf = new Map();
     const df = this.df;
@@ -179,11 +189,10 @@ export class SkillProfiles {
     for (const doc of docs) this.byId.set(doc.id, this.build(doc, this.made.get(doc.id)!.terms));
   }
 
-  /** The update from `previous` (see the constructor). */
-  private carryOver(docs: readonly SkillDoc[], previous: SkillProfiles): void {
+  /** The update from `previous` for the skills of `changed` (see the constructor). */
+  private carryOver(changed: readonly SkillDoc[], previous: SkillProfiles): void {
     const df = this.df;
     const moved = new Set<string>();
-    const changed = new Set<string>();
     const bump = (terms: readonly string[], by: number) => {
       for (const t of new Set(terms)) {
         const f = (df.get(t) ?? 0) + by;
@@ -192,26 +201,22 @@ export class SkillProfiles {
         moved.add(t);
       }
     };
-    for (const doc of docs) {
-      const was = previous.made.get(doc.id)!;
-      if (was.name === doc.name && was.description === doc.description && was.lang === doc.lang) {
-        this.made.set(doc.id, was);
-        continue;
-      }
+    for (const doc of changed) {
       const terms = this.analyser(profileText(doc));
-      this.made.set(doc.id, { terms, name: doc.name, description: doc.description, lang: doc.lang });
-      changed.add(doc.id);
-      bump(was.terms, -1);
+      bump(previous.made.get(doc.id)!.terms, -1);
       bump(terms, +1);
+      this.made.set(doc.id, { terms, name: doc.name, description: doc.description, lang: doc.lang });
     }
     // A term whose frequency went down and back up again weighs as before.
     for (const t of moved) if (df.get(t) === previous.df.get(t)) moved.delete(t);
     for (const t of moved) this.idf.delete(t);
-    for (const doc of docs) {
-      const { terms } = this.made.get(doc.id)!;
-      const old = previous.byId.get(doc.id)!;
-      const redo = changed.has(doc.id) || (moved.size > 0 && terms.some((t) => moved.has(t)));
-      this.byId.set(doc.id, redo ? this.build(doc, terms) : old);
+    // Map.set on a key held keeps its place: the order stays the library's.
+    for (const doc of changed) this.byId.set(doc.id, this.build(doc, this.made.get(doc.id)!.terms));
+    if (!moved.size) return;
+    const redone = new Set(changed.map((d) => d.id));
+    for (const [id, made] of this.made) {
+      if (redone.has(id) || !made.terms.some((t) => moved.has(t))) continue;
+      this.byId.set(id, this.build({ id, ...made }, made.terms));
     }
   }
 
@@ -290,7 +295,7 @@ export class SkillProfiles {
     return tf;
   }
 
-  private build(doc: SkillDoc, terms: string[]): SkillProfile {
+  private build(doc: Pick<SkillDoc, 'id' | 'name' | 'description' | 'lang'>, terms: string[]): SkillProfile {
     const slash = doc.id.lastIndexOf('/');
     const vectorOf = this.vectorOf;
     const { id, name, description } = doc;
@@ -335,6 +340,13 @@ export class SkillProfiles {
       },
     };
   }
+}
+
+/** Whether `ids` are the ids of `docs`, in order. */
+function sameIds(ids: Iterable<string>, docs: readonly SkillDoc[]): boolean {
+  let i = 0;
+  for (const id of ids) if (i >= docs.length || docs[i++].id !== id) return false;
+  return i === docs.length;
 }
 
 /** Cosine of two unit TF-IDF maps. */

@@ -56,7 +56,8 @@ describe('Skill Router in VS Code', () => {
     const server = readdirSync('/proc').find((pid) => /^\d+$/.test(pid) && read(pid, 'cmdline').includes(module));
     assert.ok(server, `a process running ${module}`);
     const args = read(server, 'cmdline');
-    assert.ok(args.indexOf('--max-semi-space-size=2') >= 0 && args.indexOf('--max-semi-space-size=2') < args.indexOf(module), args.join(' '));
+    // src/shared/serverProcess.ts SERVER_NODE_ARGS, before the module.
+    assert.ok(args.indexOf('--max-semi-space-size=8') >= 0 && args.indexOf('--max-semi-space-size=8') < args.indexOf(module), args.join(' '));
     assert.ok(read(server, 'environ').includes('MALLOC_ARENA_MAX=2'), 'MALLOC_ARENA_MAX=2 in its environment');
   });
 
