@@ -9,7 +9,7 @@
  * batch took to be re-read and re-checked, and the server's memory; writes
  * bench/results/branchSwitch.json. Never pass/fail (target: no stall over 200 ms).
  *
- *   node esbuild.mjs --bench && node out/bench/branchSwitch.js [--library DIR] [--files 2000] [--no-model] [--cache DIR]
+ *   node esbuild.mjs --bench && node out/bench/branchSwitch.js [--library DIR] [--files 2000] [--no-model] [--cache DIR] [--cpu-prof DIR] [--node-args "--flag ..."]
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/results/branchSwitch.json' },
     /** Writes a V8 CPU profile of the server to this folder. */
     'cpu-prof': { type: 'string' },
+    'node-args': { type: 'string' },
   },
 });
 
@@ -49,7 +50,7 @@ async function main() {
   cpSync(values.library!, ws, { recursive: true });
   mkdirSync(values.cache!, { recursive: true });
   const load = [loadavg()[0]];
-  const c = await TestClient.start({ folders: [ws], init: { cacheDir: values.cache, model: { enabled: !values['no-model'] } }, debounceMs: 'default', nodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [] });
+  const c = await TestClient.start({ folders: [ws], init: { cacheDir: values.cache, model: { enabled: !values['no-model'] } }, debounceMs: 'default', nodeArgs: [...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : []), ...(values['node-args']?.split(/\s+/).filter(Boolean) ?? [])] });
   try {
     let t = performance.now();
     const status = await c.ready(30 * 60_000);

@@ -1,6 +1,7 @@
 /** The library-wide passes over pair findings: the analysis after an index and the recheck after listing changes. */
 import { strict as assert } from 'node:assert';
-import { createSkillService } from '../../src/core/route/skillService';
+import { PairScanCache } from '../../src/core/analysis/pairCache';
+import { createSkillService, type RoutingEngine } from '../../src/core/route/skillService';
 import type { Logger, SkillDoc } from '../../src/core/types';
 import { FolderLibrary } from '../../src/server/folderLibrary';
 import { PairPasses } from '../../src/server/pairPasses';
@@ -65,6 +66,24 @@ describe('PairPasses', () => {
     assert.equal(t.lib.pairs.of('csv-tidy')[0]?.kind, 'near-duplicate');
     assert.equal(t.lib.pairs.progress(), null, 'no pass shows once it is done');
     assert.ok(t.progressed() >= 2, 'progress and the end are reported');
+  });
+
+  it('after an analysis read from the cache, the copy index and template counts are built for the next edit', async () => {
+    const first = await setup();
+    await first.passes.analyse(first.lib, ['csv-cleaner', 'csv-tidy', 'k8s-deploy']);
+    // A restart: the scan's result comes from its cache file, so the analysis makes no text entry.
+    const t = await setup();
+    t.lib.pairs.cache = PairScanCache.fromJSON(JSON.parse(JSON.stringify(first.lib.pairs.cache)));
+    const pipeline = (t.lib.service as RoutingEngine).pipeline;
+    const rank = pipeline.rank.bind(pipeline);
+    let ranks = 0;
+    pipeline.rank = (...args: Parameters<typeof rank>) => (ranks++, rank(...args));
+    await t.passes.analyse(t.lib, ['csv-cleaner', 'csv-tidy', 'k8s-deploy']);
+    assert.equal(ranks, 0, 'the result was read, not scanned');
+    assert.deepEqual(t.published.sort(), ['csv-cleaner', 'csv-tidy', 'k8s-deploy']);
+    assert.equal(t.lib.pairs.cache.textsMade, 3, "every skill's text entry is made after the analysis");
+    await t.lib.pairs.refresh(t.lib.service!, 'csv-tidy');
+    assert.equal(t.lib.pairs.cache.textsMade, 3, 'the edit makes none');
   });
 
   it('the analysis waits for what it published to be written before it publishes the next slice', async () => {

@@ -235,7 +235,7 @@ class Scan {
       done = await this.schedule(async () => this.cache.copyIndex.prime(docs, (d) => this.textOf(d).sketch, SLICE_MS));
     }
     await this.schedule(async () => {
-      this.copies();
+      this.cache.copyIndex.update(docs, (d) => this.textOf(d).sketch);
       this.templateCounts();
     });
   }
