@@ -140,6 +140,8 @@ export class SkillProfiles {
    * it, so an edit's update does not hold every older generation alive.
    */
   private readonly line: { current: SkillProfiles };
+  /** Made as an update of the profiles before (only the changed skills' texts were analysed). */
+  readonly updated: boolean;
 
   /**
    * With `previous` (this library's profiles before an edit, same analyser, vectors and prior), an
@@ -159,6 +161,7 @@ export class SkillProfiles {
   ) {
     this.n = Math.max(docs.length, 1);
     const update = previous && sameIds(previous.byId.keys(), docs) ? previous : undefined;
+    this.updated = !!update;
     if (update) {
       this.line = update.line;
       this.line.current = this;

@@ -261,8 +261,7 @@ class Engine implements RoutingEngine {
   profiles(): SkillProfiles {
     if (this.compat?.docs !== this.sorted) {
       const seg = this.init.segmenter;
-      // An edit updates the profiles (term weights are library-wide), but only the edited skill's
-      // texts are new: the analyses of the last build are reused while this one builds.
+      // An edit updates the profiles (weights are library-wide), reusing the last build's analyses.
       const last = this.profileTerms;
       const next = new Map<string, string[]>();
       let building = true;
@@ -275,7 +274,8 @@ class Engine implements RoutingEngine {
       };
       const profiles = new SkillProfiles(this.sorted, analyser, (id) => this.dense?.first(id), this.prior, this.compat?.profiles);
       building = false;
-      this.profileTerms = next;
+      if (profiles.updated) for (const [text, terms] of next) last.set(text, terms); // the others' texts still hold
+      else this.profileTerms = next;
       this.fieldCache.prune(new Set(this.entries.keys()));
       this.compat = { docs: this.sorted, profiles };
     }
