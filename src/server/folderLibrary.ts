@@ -10,6 +10,7 @@ import type { IndexStats, LiveSkillService } from '../core/service';
 import { CancelledError, throwIfCancelled, type CancelToken, type Logger, type ProgressSink } from '../core/types';
 import { defaultCacheDir, type Device, type OpenLibraryOptions } from '../node/library';
 import type { IndexState, InitializationOptions } from '../shared/protocol';
+import { yieldToLoop } from '../core/jobs/timeSliced';
 import { errorMessage } from './logger';
 import { PairFindingsStore } from './pairFindings';
 import { DEFAULT_SETTINGS, type ServerSettings } from './settings';
@@ -19,6 +20,9 @@ import { DEFAULT_SETTINGS, type ServerSettings } from './settings';
  * preparation's slices, let in between an edit's cross-skill slices, took ~0.5 s of its ~1.8 s.
  */
 const IDLE_QUIET_MS = 1000;
+
+/** Queued work that runs on without a turn of the event loop for this long lets it in first. */
+const QUEUE_HOLD_MS = 30;
 
 /**
  * The share of a cache's entries that must have changed before a write after updates pause: a
@@ -64,6 +68,9 @@ export class FolderLibrary {
   private queue: Promise<unknown> = Promise.resolve();
   /** When work other than idle work (`run`) last ended. */
   private lastBusy = -Infinity;
+  /** When the queue's current run of work began, and when its last work ended (see `enqueue`). */
+  private heldSince = 0;
+  private lastEnd = -Infinity;
   /** Quiet time after other work before idle work runs (`runIdle`). */
   idleQuietMs = IDLE_QUIET_MS;
 
@@ -128,7 +135,23 @@ export class FolderLibrary {
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(fn, fn);
+    const turn = async () => {
+      // Work queued behind other work starts as that settles, in the same turn of the event loop:
+      // the slices of several jobs queued meanwhile (a pass, the publishing, an edit's checks)
+      // would hold it for all of them. After QUEUE_HOLD_MS of such a run, the loop gets a turn.
+      const t = performance.now();
+      if (t - this.lastEnd > 1) this.heldSince = t;
+      else if (t - this.heldSince >= QUEUE_HOLD_MS) {
+        await yieldToLoop();
+        this.heldSince = performance.now();
+      }
+      try {
+        return await fn();
+      } finally {
+        this.lastEnd = performance.now();
+      }
+    };
+    const next = this.queue.then(turn, turn);
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -33,6 +33,23 @@ describe('FolderLibrary', () => {
     assert.deepEqual(order, ['first', 'second']);
   });
 
+  it('work queued back to back lets the event loop in once it has held it 30 ms', async () => {
+    const lib = new FolderLibrary('file:///lib', '/lib', SILENT_LOGGER, 0);
+    const order: string[] = [];
+    const busy = (name: string) => async () => {
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+      order.push(name);
+    };
+    // Queued together: without a turn in between, all four would run before the timer.
+    const work = ['a', 'b', 'c', 'd'].map((n) => lib.run(busy(n)));
+    setTimeout(() => order.push('timer'), 0);
+    await Promise.all(work);
+    const at = order.indexOf('timer');
+    assert.ok(at > 0 && at < 4, order.join(' '));
+    assert.deepEqual(order.filter((x) => x !== 'timer'), ['a', 'b', 'c', 'd'], 'still in order');
+  });
+
   it('runIdle waits until nothing else is queued: work queued after it still goes first', async () => {
     const lib = new FolderLibrary('file:///lib', '/lib', SILENT_LOGGER, 0);
     lib.idleQuietMs = 0;
