@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SERVER_ENV, SERVER_NODE_ARGS } from '../src/shared/serverProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
@@ -73,8 +74,9 @@ async function main(): Promise<void> {
 
   // First answer after start: spawn, initialise, one search, with the cache warm.
   const t0 = performance.now();
-  const nodeArgs = values.lean ? ['--max-semi-space-size=2'] : [];
-  const env = { ...process.env, ...(values.lean ? { MALLOC_ARENA_MAX: '2' } : {}) } as Record<string, string>;
+  // --lean: the language server's own node flags and environment.
+  const nodeArgs = values.lean ? [...SERVER_NODE_ARGS] : [];
+  const env = { ...process.env, ...(values.lean ? SERVER_ENV : {}) } as Record<string, string>;
   const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, CLI, 'mcp', '--library', library, '--quiet', ...engineFlags], stderr: 'pipe', env });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => void (stderr += d.toString()));
