@@ -248,9 +248,20 @@ async function runUi() {
     }, undefined, { timeout: 60_000 });
   });
   await step('hovering the squiggle shows the message naming the twin', async () => {
-    // The squiggle is drawn under the text; hover the words it underlines.
-    await page.locator('.monaco-editor .view-line span', { hasText: 'Clean messy CSV' }).first().hover();
-    await page.locator('.monaco-hover-content', { hasText: 'Near-duplicate of "csv-cleaner"' }).first().waitFor();
+    // The squiggle is drawn under the text; hover the words it underlines. A hover begun while the
+    // editor re-renders its lines can be lost (CI once waited 120 s for it): as a user would, move
+    // away and hover again.
+    const hover = page.locator('.monaco-hover-content', { hasText: 'Near-duplicate of "csv-cleaner"' }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.locator('.monaco-editor .view-line span', { hasText: 'Clean messy CSV' }).first().hover();
+      try {
+        await hover.waitFor({ timeout: 15_000 });
+        break;
+      } catch (err) {
+        if (attempt === 4) throw err;
+        await page.mouse.move(5, 450);
+      }
+    }
   });
   await shot('2-near-duplicate-hover.png');
   // The query panel (a webview: its page sits in iframe#active-frame inside iframe.webview).
