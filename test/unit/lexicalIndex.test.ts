@@ -79,4 +79,34 @@ describe('LexicalIndex storage', () => {
     assert.equal(sliced.df('b1'), sync.df('b1'));
     assert.ok(pauses >= next.length, `with a zero budget it pauses after every skill's ids (${pauses})`);
   });
+
+  it('a sliced batch pauses inside its compaction and its rebuild, and between pauses answers as before it less the batch', async () => {
+    const sliced = new LexicalIndex();
+    sliced.upsertManyCounts(many(900));
+    // 800 of 900 replaced: a compaction, then a rebuild, each over more than one step.
+    const next = many(800).map(([k], i): [string, ReturnType<typeof countTerms>] => [k, many(1, 2000 + i)[0][1]]);
+    const untouched = new LexicalIndex();
+    untouched.upsertManyCounts(many(100, 800));
+    const expected = JSON.stringify(results(untouched));
+    const old = JSON.stringify(results(sliced));
+    const seen: string[] = [];
+    let atIds = 0;
+    await sliced.upsertManyCountsSliced(next, {
+      sliceMs: 0,
+      pause: async () => {
+        atIds++;
+        const now = JSON.stringify(results(sliced));
+        seen.push(now === expected ? 'less the batch' : now === old ? 'before' : 'other');
+      },
+    });
+    // One pause per skill's ids; the rest are the compaction's and the rebuild's steps.
+    assert.ok(atIds > next.length + 4, `${atIds} pauses`);
+    // The first pause comes before the batch's keys are taken out.
+    assert.deepEqual([...new Set(seen)], ['before', 'less the batch']);
+    assert.deepEqual(seen.slice(0, 2), ['before', 'less the batch']);
+    const sync = new LexicalIndex();
+    sync.upsertManyCounts(many(900));
+    sync.upsertManyCounts(next);
+    assert.deepEqual(results(sliced), results(sync));
+  });
 });

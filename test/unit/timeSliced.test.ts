@@ -1,6 +1,6 @@
 /** The time-sliced job helper: slicing by the clock, yielding, progress, superseding, cancelling. */
 import { strict as assert } from 'node:assert';
-import { runTimeSliced } from '../../src/core/jobs/timeSliced';
+import { runTimeSliced, yieldToLoop } from '../../src/core/jobs/timeSliced';
 import { CancelledError } from '../../src/core/types';
 
 /** A clock that moves `stepMs` each time it is read. */
@@ -78,6 +78,43 @@ describe('runTimeSliced', () => {
       else seenBySecond.push(fired);
     }, { sliceMs: 50, now: fakeClock(1000) });
     assert.deepEqual(seenBySecond, [true]);
+  });
+
+  it('jobs yielding at once take turns with the rest of the loop: an immediate set in one slice runs before any other slice', async () => {
+    // Three jobs of one-item slices (each item holds the thread 2 ms). With a zero-delay timer
+    // each, all three timers are due in one timers phase and their slices ran back to back,
+    // I/O and immediates waiting behind all of them.
+    const busy = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    let pending = false;
+    let slices = 0;
+    const missed: number[] = [];
+    const job = (name: string) =>
+      runTimeSliced([1, 2, 3, 4, 5, 6], () => {
+        if (pending) missed.push(slices);
+        slices++;
+        busy(2);
+        pending = true;
+        setImmediate(() => (pending = false));
+      }, { sliceMs: 1 }).then(() => name);
+    await yieldToLoop();
+    assert.deepEqual(await Promise.all([job('a'), job('b'), job('c')]), ['a', 'b', 'c']);
+    assert.equal(slices, 18);
+    // The three first slices start together, before any turn (the jobs' first items run at once).
+    assert.deepEqual(missed.filter((n) => n >= 3), []);
+  });
+
+  it('yieldToLoop lets waiters go in the order they came, each on a turn of its own', async () => {
+    const order: string[] = [];
+    const waits = ['a', 'b', 'c'].map((name) => yieldToLoop().then(() => {
+      order.push(name);
+      setImmediate(() => order.push(`${name}'s immediate`));
+    }));
+    await Promise.all(waits);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.deepEqual(order, ['a', "a's immediate", 'b', "b's immediate", 'c', "c's immediate"]);
   });
 
   it('runs each slice through runSlice, so work queued there before a slice runs before it', async () => {

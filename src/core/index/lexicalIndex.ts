@@ -5,55 +5,12 @@
  */
 
 import { blendedIdf, type BackgroundPrior } from './background';
+import { FIELDS, countTerms, type FieldTerms, type TermCounts } from './termCounts';
 
 /** BM25's idf of a term held by `df` of `n` documents. */
 const bm25Idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
-export const FIELDS = ['name', 'description', 'headings', 'body', 'bridge', 'bridgeBody'] as const;
-export type Field = (typeof FIELDS)[number];
-/**
- * Analysed terms per field. `bridge` and `bridgeBody` hold English senses of a Chinese skill's
- * description and headings, and of its body (see `Translator`); other skills leave them out.
- */
-export type FieldTerms = Record<Exclude<Field, 'bridge' | 'bridgeBody'>, string[]> & { bridge?: string[]; bridgeBody?: string[] };
-/** A document's terms counted per field: what `LexicalIndex` keeps, and what a snapshot stores. */
-export interface TermCounts {
-  /** Terms per field, in FIELDS order. */
-  lengths: number[];
-  /** Distinct terms in first-seen order. */
-  terms: string[];
-  /** FIELDS.length frequencies per entry of `terms`. */
-  tf: ArrayLike<number>;
-  /**
-   * The same terms as indexes into `table`, when the counts come from a snapshot with a shared
-   * term table: a batch of such counts is indexed without a string lookup per term.
-   */
-  ids?: ArrayLike<number>;
-  table?: readonly string[];
-}
-
-/** Counts analysed terms per field (the first half of `LexicalIndex.upsert`). */
-export function countTerms(terms: FieldTerms): TermCounts {
-  const F = FIELDS.length;
-  const lengths: number[] = [];
-  const index = new Map<string, number>();
-  const out: string[] = [];
-  const tf: number[] = [];
-  FIELDS.forEach((field, f) => {
-    const list = terms[field] ?? [];
-    lengths.push(list.length);
-    for (const t of list) {
-      let i = index.get(t);
-      if (i === undefined) {
-        index.set(t, (i = out.length));
-        out.push(t);
-        for (let g = 0; g < F; g++) tf.push(0);
-      }
-      tf[i * F + f]++;
-    }
-  });
-  return { lengths, terms: out, tf };
-}
+export { FIELDS, countTerms, type Field, type FieldTerms, type TermCounts } from './termCounts';
 
 /** Fields that translated request terms do not match (see `search`). */
 const NATIVE_ONLY = FIELDS.indexOf('bridgeBody');
@@ -106,6 +63,14 @@ const NARROW_MAX = 255;
 const TAIL_FOLD_MIN = 65_536;
 /** Batches from this size rebuild the blocks; smaller ones append (an edit is a batch of one). */
 const BATCH_REBUILD_MIN = 64;
+/** Terms, and documents of a batch, per step of a rebuild (see `rebuildSteps`). */
+const STEP_ROWS = 4096;
+const STEP_DOCS = 64;
+
+/** Runs a job of steps to its end at once. */
+function drain(steps: Iterator<unknown>): void {
+  while (!steps.next().done);
+}
 
 /**
  * The postings live in a few flat typed arrays rather than one pair of arrays per term: a library
@@ -185,32 +150,33 @@ export class LexicalIndex {
     }
     // Removed without compacting one by one (a branch switch replaces most of a library: each
     // compaction is a rebuild), then compacted once, then rebuilt with the batch.
-    this.removeForBatch(batch);
+    drain(this.removeForBatch(batch));
     this.rebuild(batch);
   }
 
   /**
    * `upsertManyCounts` with `pause()` awaited between steps of about `sliceMs` (a branch switch's
-   * 2,000 skills held the language server's loop ~0.4 s in one step): the batch's term ids are
-   * assigned a slice at a time, then the removal's compaction and the rebuild run, each as one
-   * step. Only the caller's queue may touch the index until it resolves; the same index results.
+   * 2,000 skills held the language server's loop ~0.4 s in one step, then its compaction and its
+   * rebuild ~0.25 s each): the removal's compaction, the batch's term ids and the rebuild run a
+   * slice at a time. Only the caller's queue may touch the index until it resolves (between
+   * slices the index is the one before the batch, less the batch's keys); the same index results.
    */
   async upsertManyCountsSliced(batch: readonly (readonly [string, TermCounts])[], opts: { sliceMs: number; pause: () => Promise<void> }): Promise<void> {
     if (!this.rebuildsFor(batch)) return this.upsertManyCounts(batch);
-    await opts.pause();
-    this.removeForBatch(batch);
-    await opts.pause();
-    const tables = new Map<readonly string[], Int32Array>();
     const ids: Uint32Array[] = [];
-    let start = performance.now();
-    for (const [, counts] of batch) {
-      ids.push(this.idsOf(counts, tables));
-      if (performance.now() - start < opts.sliceMs) continue;
-      await opts.pause();
-      start = performance.now();
+    const tables = new Map<readonly string[], Int32Array>();
+    function* assign(index: LexicalIndex): Generator<void> {
+      for (const [, counts] of batch) yield void ids.push(index.idsOf(counts, tables));
     }
-    await opts.pause();
-    this.rebuild(batch, undefined, ids);
+    for (const steps of [this.removeForBatch(batch), assign(this), this.rebuildSteps(batch, undefined, ids)]) {
+      await opts.pause();
+      let start = performance.now();
+      for (const _ of steps) {
+        if (performance.now() - start < opts.sliceMs) continue;
+        await opts.pause();
+        start = performance.now();
+      }
+    }
   }
 
   /** Whether `batch` is rebuilt in one go (large, each key once) rather than upserted one by one. */
@@ -218,10 +184,10 @@ export class LexicalIndex {
     return batch.length >= BATCH_REBUILD_MIN && new Set(batch.map(([key]) => key)).size === batch.length;
   }
 
-  /** The batch's keys out of the live documents, compacted once when many are dead. */
-  private removeForBatch(batch: readonly (readonly [string, TermCounts])[]): void {
+  /** The batch's keys out of the live documents, compacted once when many are dead (in steps). */
+  private *removeForBatch(batch: readonly (readonly [string, TermCounts])[]): Generator<void> {
     for (const [key] of batch) this.markRemoved(key);
-    if (this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
+    if (this.dead > 64 && this.dead > this.keyOf.length / 4) yield* this.compact();
     this.forgetDf();
   }
 
@@ -253,6 +219,14 @@ export class LexicalIndex {
    * the batch's term ids, when assigned already (`upsertManyCountsSliced`).
    */
   private rebuild(batch: readonly (readonly [string, TermCounts])[], remap?: Int32Array, ids?: readonly Uint32Array[]): void {
+    drain(this.rebuildSteps(batch, remap, ids));
+  }
+
+  /**
+   * `rebuild` in steps of STEP_ROWS terms or documents: the fresh arrays are filled between steps
+   * and take over, with the batch's slots, in the last, so the index is the old one until then.
+   */
+  private *rebuildSteps(batch: readonly (readonly [string, TermCounts])[], remap?: Int32Array, ids?: readonly Uint32Array[]): Generator<void> {
     const tables = new Map<readonly string[], Int32Array>();
     const batchIds = ids ?? batch.map(([, counts]) => this.idsOf(counts, tables));
     const T = this.termIds.size;
@@ -262,20 +236,23 @@ export class LexicalIndex {
     for (let t = 0; t < this.blockTerms; t++) {
       for (let i = this.blockFrom[t]; i < this.blockFrom[t + 1]; i++) if (keep(this.blockDocs[i])) count[t]++;
       if (this.wideTf.has(t)) wide[t] = 1;
+      if (t % STEP_ROWS === 0) yield;
     }
     for (const [t, tail] of this.tails) {
       for (let i = 0; i < tail.docs.length; i++) if (keep(tail.docs[i])) count[t]++;
       if (tail.tf.some((x) => x > NARROW_MAX)) wide[t] = 1;
     }
-    batch.forEach(([, { tf }], j) => {
+    for (let j = 0; j < batch.length; j++) {
       const ids = batchIds[j];
+      const { tf } = batch[j][1];
       // One-byte counts (a snapshot's) cannot be wide: only the postings are counted.
       const narrow = tf instanceof Uint8Array;
       for (let i = 0; i < ids.length; i++) {
         count[ids[i]]++;
         if (!narrow) for (let f = i * F; f < i * F + F; f++) if (tf[f] > NARROW_MAX) wide[ids[i]] = 1;
       }
-    });
+      if (j % STEP_DOCS === 0) yield;
+    }
     // Terms left without entries lose their ids (only a compaction drops entries).
     const newId = new Int32Array(T);
     let kept = 0;
@@ -308,11 +285,15 @@ export class LexicalIndex {
       }
       const tail = this.tails.get(t);
       if (tail) for (let i = 0; i < tail.docs.length; i++) if (keep(tail.docs[i])) put(t, tail.docs[i], tail.tf, i * F);
+      if (t % STEP_ROWS === 0) yield;
     }
-    batch.forEach(([key, counts], j) => {
-      const slot = this.addSlot(key, counts.lengths);
+    // The batch's slots follow the present ones (added in the last step, as they are written).
+    const firstSlot = this.keyOf.length;
+    for (let j = 0; j < batch.length; j++) {
+      if (j % STEP_DOCS === 0) yield;
+      const slot = firstSlot + j;
       const ids = batchIds[j];
-      const tf = counts.tf;
+      const tf = batch[j][1].tf;
       const doc = remap ? remap[slot] : slot;
       // `put` inlined for the narrow terms: this loop runs once per posting of the whole library.
       for (let i = 0; i < ids.length; i++) {
@@ -325,7 +306,8 @@ export class LexicalIndex {
         docs[w] = doc;
         for (let f = 0, o = w * F, k = i * F; f < F; f++) tfs[o + f] = tf[k + f];
       }
-    });
+    }
+    for (const [key, counts] of batch) this.addSlot(key, counts.lengths);
     if (kept < T) {
       const ids = new Map<string, number>();
       for (const [term, t] of this.termIds) if (newId[t] >= 0) ids.set(term, newId[t]);
@@ -338,6 +320,8 @@ export class LexicalIndex {
     this.wideTf = wides;
     this.tails.clear();
     this.tailEntries = 0;
+    // What was read between the steps (document frequencies) is of the index before.
+    this.forgetDf();
   }
 
   private addSlot(key: string, lengths: readonly number[]): number {
@@ -353,7 +337,7 @@ export class LexicalIndex {
   }
 
   remove(key: string): void {
-    if (this.markRemoved(key) && this.dead > 64 && this.dead > this.keyOf.length / 4) this.compact();
+    if (this.markRemoved(key) && this.dead > 64 && this.dead > this.keyOf.length / 4) drain(this.compact());
   }
 
   /** Takes `key` out of the live documents; its postings stay until the next compaction or rebuild. */
@@ -568,8 +552,8 @@ export class LexicalIndex {
     return out;
   }
 
-  /** Drops removed documents from the postings. */
-  private compact(): void {
+  /** Drops removed documents from the postings (in steps: see `rebuildSteps`). */
+  private *compact(): Generator<void> {
     const remap = new Int32Array(this.keyOf.length).fill(-1);
     const keys: string[] = [];
     this.keyOf.forEach((k, slot) => {
@@ -578,7 +562,7 @@ export class LexicalIndex {
         keys.push(k);
       }
     });
-    this.rebuild([], remap);
+    yield* this.rebuildSteps([], remap);
     for (let f = 0; f < F; f++) {
       const next: number[] = [];
       remap.forEach((to, from) => {

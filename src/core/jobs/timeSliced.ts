@@ -24,7 +24,7 @@ export interface TimeSlicedOptions {
   runSlice?: (slice: () => Promise<void>) => Promise<unknown>;
   /** After every slice the job is still live after: items done so far, and their total. */
   progress?: (done: number, total: number) => void;
-  /** Lets other work run between slices (default: a zero-delay timer, which lets I/O in). */
+  /** Lets other work run between slices (default: `yieldToLoop`, a turn of the loop, which lets I/O in). */
   yieldToOthers?: () => Promise<void>;
   /** Clock in ms (default `performance.now`). */
   now?: () => number;
@@ -33,10 +33,36 @@ export interface TimeSlicedOptions {
 /** Work per slice before others get a turn, in ms: what every sliced job of the engine uses by default. */
 export const SLICE_MS = 50;
 
-const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Jobs waiting for a turn of the event loop, first come first served. A zero-delay timer each
+ * would not do: every job whose timer is due runs in the same timers phase, so three jobs of 50 ms
+ * slices ran back to back and I/O waited for all of them to finish (a request answered after 3 s;
+ * at a branch switch, the re-read's analysis, the encoder's text preparation and the library's
+ * queue held the language server 200-340 ms at a time). One job goes per timer, and the timer for
+ * the next is set before it runs, so requests and I/O get in between any two slices.
+ */
+const waiting: (() => void)[] = [];
+let turnSet = false;
 
-/** Lets requests and I/O in between two long steps of one job (a zero-delay timer). */
-export const yieldToLoop = macrotask;
+function nextTurn(): void {
+  const next = waiting.shift();
+  turnSet = waiting.length > 0;
+  if (turnSet) setTimeout(nextTurn, 0);
+  next?.();
+}
+
+/**
+ * Lets requests and I/O in between two long steps of one job: resolves on a turn of the loop of
+ * its own (a zero-delay timer shared by every job that waits; see `waiting`).
+ */
+export function yieldToLoop(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    waiting.push(resolve);
+    if (turnSet) return;
+    turnSet = true;
+    setTimeout(nextTurn, 0);
+  });
+}
 
 /**
  * Calls `step` on each of `items` in order, in slices of about `sliceMs`, yielding between
@@ -49,7 +75,7 @@ export async function runTimeSliced<T>(
   step: (item: T, index: number) => void,
   opts: TimeSlicedOptions = {},
 ): Promise<boolean> {
-  const { sliceMs = SLICE_MS, live = () => true, token, runSlice = (slice) => slice(), progress, yieldToOthers = macrotask } = opts;
+  const { sliceMs = SLICE_MS, live = () => true, token, runSlice = (slice) => slice(), progress, yieldToOthers = yieldToLoop } = opts;
   const now = opts.now ?? (() => performance.now());
   let i = 0;
   while (i < items.length && live()) {
