@@ -111,6 +111,25 @@ describe('copies', () => {
     assert.deepEqual(index.of('b/csv', full).map((p) => p.a), ['a/csv'], 'and back');
   });
 
+  it('judged a slice at a time by judgeSome: all then reads the judgements, the same pairs as a fresh index', () => {
+    const docs = ['a', 'b', 'c'].flatMap((folder) => [
+      doc(`${folder}/csv`, 'csv', 'Clean messy CSV files before an import into a database.', body),
+      doc(`${folder}/deploy`, 'deploy', 'Deploy a service to a cluster with rolling releases.', 'Build the image, push it, roll it out, watch the probes. '.repeat(4)),
+    ]);
+    const asked: string[] = [];
+    const full = (d: SkillDoc) => (asked.push(d.id), textSignature(d));
+    const index = new CopyIndex(docs, sketch);
+    let steps = 0;
+    for (let at = 0; at >= 0; steps++) at = index.judgeSome(full, 0, at);
+    assert.ok(steps > 1, `a zero budget judges one bucket a step (${steps} steps)`);
+    assert.ok(asked.length > 0);
+    asked.length = 0;
+    const pairs = index.all(full);
+    assert.deepEqual(asked, [], 'every pair was judged already');
+    assert.deepEqual(pairs, new CopyIndex(docs, sketch).all(textSignature));
+    assert.equal(pairs.length, 6);
+  });
+
   it('says which copy is newer when both declare a version', () => {
     const docs = [doc('a/csv', 'csv', 'Clean messy CSV files before import.', body, { version: '1.9.0' }), doc('b/csv', 'csv', 'Clean messy CSV files before import.', body, { metadata: { version: '1.10.0' } })];
     assert.match(new CopyIndex(docs, sketch).all(textSignature)[0].explanation, /b\/csv is newer \(version 1\.10\.0 vs 1\.9\.0\)/);

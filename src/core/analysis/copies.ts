@@ -314,6 +314,25 @@ export class CopyIndex {
     return out.sort(byPair);
   }
 
+  /**
+   * Judges the pairs `all` reads, from bucket `from` on for about `budgetMs` (judgements are kept,
+   * so that `all` after thousands of changes reads them instead of judging in one go); the bucket
+   * to go on from, or -1 once none is left.
+   */
+  judgeSome(signatureOf: (doc: SkillDoc) => TextSignature, budgetMs: number, from = 0): number {
+    const t0 = performance.now();
+    const lists = [...this.buckets.values()];
+    const seen = new Set<string>();
+    const out: PairFinding[] = [];
+    const full = (h: Held) => signatureOf(h.doc);
+    for (let b = from; b < lists.length; b++) {
+      if (b > from && performance.now() - t0 >= budgetMs) return b;
+      const list = lists[b];
+      for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) this.take(list[i], list[j], seen, out, full);
+    }
+    return -1;
+  }
+
   /** The copy pairs involving skill `id`. */
   of(id: string, signatureOf: (doc: SkillDoc) => TextSignature): PairFinding[] {
     const memo = this.ofMemo.get(id);
