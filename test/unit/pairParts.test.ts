@@ -120,7 +120,7 @@ describe('copies', () => {
     const full = (d: SkillDoc) => (asked.push(d.id), textSignature(d));
     const index = new CopyIndex(docs, sketch);
     let steps = 0;
-    for (let at = 0; at >= 0; steps++) at = index.judgeSome(full, 0, at);
+    for (const walk = index.walk(); !index.judgeSome(full, 0, walk); ) steps++;
     assert.ok(steps > 1, `a zero budget judges one bucket a step (${steps} steps)`);
     assert.ok(asked.length > 0);
     asked.length = 0;

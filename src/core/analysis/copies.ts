@@ -314,23 +314,28 @@ export class CopyIndex {
     return out.sort(byPair);
   }
 
+  /** A walk over the buckets for `judgeSome`: live, so a bucket changed meanwhile is read as it is then. */
+  walk(): Iterator<readonly string[]> {
+    return this.buckets.values();
+  }
+
   /**
-   * Judges the pairs `all` reads, from bucket `from` on for about `budgetMs` (judgements are kept,
-   * so that `all` after thousands of changes reads them instead of judging in one go); the bucket
-   * to go on from, or -1 once none is left.
+   * Judges the pairs `all` reads, the buckets of `walk` for about `budgetMs` (judgements are
+   * kept, so that `all` after thousands of changes reads them instead of judging in one go);
+   * whether the walk is done.
    */
-  judgeSome(signatureOf: (doc: SkillDoc) => TextSignature, budgetMs: number, from = 0): number {
+  judgeSome(signatureOf: (doc: SkillDoc) => TextSignature, budgetMs: number, walk: Iterator<readonly string[]>): boolean {
     const t0 = performance.now();
-    const lists = [...this.buckets.values()];
     const seen = new Set<string>();
     const out: PairFinding[] = [];
     const full = (h: Held) => signatureOf(h.doc);
-    for (let b = from; b < lists.length; b++) {
-      if (b > from && performance.now() - t0 >= budgetMs) return b;
-      const list = lists[b];
+    for (let first = true; first || performance.now() - t0 < budgetMs; first = false) {
+      const next = walk.next();
+      if (next.done) return true;
+      const list = next.value;
       for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) this.take(list[i], list[j], seen, out, full);
     }
-    return -1;
+    return false;
   }
 
   /** The copy pairs involving skill `id`. */

@@ -248,10 +248,10 @@ class Scan {
       throwIfCancelled(this.run.token);
       done = await this.schedule(async () => index.prime(this.input.docs, (d) => this.textOf(d).sketch, SLICE_MS));
     }
-    for (let at = judge ? 0 : -1; at >= 0; ) {
+    const walk = index.walk();
+    for (let done = !judge; !done; ) {
       throwIfCancelled(this.run.token);
-      const from = at;
-      at = await this.schedule(async () => index.judgeSome(this.signatureOf, SLICE_MS, from));
+      done = await this.schedule(async () => index.judgeSome(this.signatureOf, SLICE_MS, walk));
     }
   }
 
