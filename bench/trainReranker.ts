@@ -40,7 +40,7 @@ import {
 import { formatEvalTable } from '../src/cli/eval';
 import { scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metrics';
 import { parseQueries } from '../src/core/eval/queries';
-import { DEFAULT_SET, selectSet } from '../src/core/route/setSelection';
+import { DEFAULT_SET, membersFirst, selectSet } from '../src/core/route/setSelection';
 import { openLibrary } from '../src/node/library';
 import { serves, type PoolList } from './poolLists';
 import { fitRelevance, isHeldOutPool, recordPools } from './relevanceFit';
@@ -308,7 +308,7 @@ function crossValidate(pseudo: Record<Regime, TrainingList[]>, dev: NonNullable<
       const p = softmax(modelScores(model, lf, regime === 'dense').pass2);
       add(`${name}, no set selection`, i, orderBy(p));
       const sel = selectSet(lf, p, { ...DEFAULT_SET, ...model.set });
-      add(`${name} + set selection`, i, sel.order);
+      add(`${name} + set selection`, i, membersFirst(sel.order, (j) => sel.members.includes(j)));
       // Estimated set size against |G|: counts[|G| - 1][estimate - 1].
       const counts = sizes.get(name) ?? [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
       counts[Math.min(dev.queries[i].required.length, 3) - 1][sel.size - 1]++;
@@ -326,7 +326,8 @@ function crossValidate(pseudo: Record<Regime, TrainingList[]>, dev: NonNullable<
         // The earlier hand-weighted reranker, from the same point features.
         const heuristic = heuristicScores(list.features);
         add('heuristic reranker (before)', i, orderBy(heuristic));
-        add('heuristic reranker + set selection', i, selectSet(list.features, heuristic, DEFAULT_SET).order);
+        const hs = selectSet(list.features, heuristic, DEFAULT_SET);
+        add('heuristic reranker + set selection (members first)', i, membersFirst(hs.order, (j) => hs.members.includes(j)));
         score(trained, 'learned, pseudo-requests only (prior 0)', i);
         score(nested, 'learned + first-stage prior (nested CV, shipped recipe)', i);
       });

@@ -22,6 +22,7 @@ import {
   type ScoredQuery,
 } from '../core/eval/metrics';
 import { parseQueries, QueryFileError, type EvalQuery } from '../core/eval/queries';
+import { membersFirst } from '../core/route/setSelection';
 import { EXIT_FAILURE, EXIT_OK, readText, UsageError, type CliIo } from './io';
 import type { ListingClient } from '../core/profiles';
 import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from './options';
@@ -36,7 +37,8 @@ Options:
   --queries <file>     labelled queries: {"id","query","skill_ids","also_ok","k","direction"} lines
   --top <n>            candidates ranked per query (default 20)
   --no-rerank          skip the reranking stage (and set selection)
-  --no-set             rerank, but keep the reranker's order (no set selection)
+  --no-set             no set selection: Set-Compat reads the ranking's first |G| places
+                       (by default it reads the set's members first, then the rest)
   --only <part>        rank by one part of the first stage alone: words (BM25F) or dense (the
                        encoder), no rerank; for ablations
   --view <v>           full (default) or listing: rank over what a client lists
@@ -223,6 +225,11 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
       if (result.match) matchReported = true;
       // A request no skill should answer has no ranking metrics; its negative part is counted below.
       const metrics = q.skillIds.length ? scoreQuery(top, { required: q.skillIds, alsoOk: q.alsoOk }) : null;
+      // Set-Compat reads the set: its members first (in rank order), then the rest of the ranking.
+      if (metrics && result.set) {
+        const setFirst = membersFirst(result.candidates, (c) => c.inSet === true).map((c) => c.skillId);
+        metrics.set_compat = scoreQuery(setFirst, { required: q.skillIds, alsoOk: q.alsoOk }).set_compat;
+      }
       if (metrics) {
         rows.push({ size: q.skillIds.length, ...(q.direction ? { direction: q.direction } : {}), metrics });
         if (abstained(answer)) abstainedOn++;
@@ -344,7 +351,7 @@ function warnUnknownIds(io: CliIo, source: string, queries: readonly EvalQuery[]
 function perQueryRecord(
   q: EvalQuery,
   top: readonly string[],
-  result: Pick<RouteResult, 'candidates' | 'match'>,
+  result: Pick<RouteResult, 'candidates' | 'match' | 'set'>,
   metrics: QueryMetrics | null,
   negativeHeld: boolean | null,
   ms: number,
@@ -366,6 +373,7 @@ function perQueryRecord(
     ranks,
     ...(result.match ? { match: result.match } : {}),
     top: result.candidates.map((c, i) => ({ rank: i + 1, id: c.skillId, score: round(c.scores.final, 4), ...(c.relevant !== undefined ? { relevant: c.relevant } : {}) })),
+    ...(result.set ? { set: result.set.ids } : {}),
     metrics: metrics ? roundMetrics(metrics) : null,
     ...(negativeHeld !== null ? { negative_held: negativeHeld } : {}),
     ms: round(ms, 1),

@@ -15,6 +15,7 @@ import { runEval } from './eval';
 import { runHook } from './hook';
 import { runMcp } from './mcp';
 import { runReachCommand } from './reach';
+import { skipPhrase } from './routeAnswer';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, withProgressLine, type CliIo } from './io';
 import { engineOptions, LIBRARY_OPTIONS, routeView, VIEW_OPTIONS, type LibraryDeps } from './options';
 
@@ -156,6 +157,8 @@ export function routeJson(result: RouteResult, root: string) {
       path: c.path,
       description: c.description,
       ...(c.relevant !== undefined ? { relevant: c.relevant } : {}),
+      ...(c.inSet ? { inSet: true } : {}),
+      ...(c.setAsideFor ? { setAsideFor: c.setAsideFor } : {}),
       scores: c.scores,
       passage: c.passage,
     })),
@@ -182,7 +185,8 @@ function formatRoute(result: RouteResult): string {
       lines.push('    ---- below: not relevant to this request ----');
       lineDrawn = true;
     }
-    lines.push(`${String(c.rank).padStart(2)}  ${fmt(s.final)}  ${fmt(s.rerank)} ${fmt(s.fused)} ${fmt(s.dense)}  ${fmt(s.lexical)}  ${c.name}  (${c.skillId})`);
+    const mark = c.inSet ? '  [set]' : c.setAsideFor ? `  [set aside: ${skipPhrase(c.setAsideFor.reason)} ${c.setAsideFor.id}]` : '';
+    lines.push(`${String(c.rank).padStart(2)}  ${fmt(s.final)}  ${fmt(s.rerank)} ${fmt(s.fused)} ${fmt(s.dense)}  ${fmt(s.lexical)}  ${c.name}  (${c.skillId})${mark}`);
     if (c.passage) {
       const where = c.passage.field === 'body' ? (c.passage.heading ? `§ ${c.passage.heading}` : 'body') : c.passage.field;
       const text = c.passage.text.length > 140 ? `${c.passage.text.slice(0, 137)}...` : c.passage.text;
@@ -190,6 +194,10 @@ function formatRoute(result: RouteResult): string {
     }
   }
   const t = result.timings;
+  if (result.set) {
+    const ranks = result.set.ids.map((id) => `#${result.candidates.find((c) => c.skillId === id)?.rank} ${id}`);
+    lines.push('', result.set.size === 1 ? `set: one skill is enough (${ranks[0]})` : `set: ${result.set.size} skills together (${ranks.join(', ')})`);
+  }
   lines.push('');
   lines.push(`${'model' in result.dense ? `model ${result.dense.model}` : result.dense.disabled} · ${t.totalMs.toFixed(1)} ms (embed ${t.embedMs.toFixed(1)}, lexical ${t.lexicalMs.toFixed(1)}, rerank ${t.rerankMs.toFixed(1)})`);
   return `${lines.join('\n')}\n`;

@@ -52,6 +52,10 @@ export interface RouteCandidate {
    * or above the relevance floor). Results after the last relevant one are shown for context only.
    */
   relevant?: boolean;
+  /** A member of the request's set (`RouteResult.set`). */
+  inSet?: true;
+  /** Set aside for a set member it conflicts with (redundant, another ecosystem or platform): use that one. */
+  setAsideFor?: { id: string; reason: SkipReason; evidence: string };
 }
 
 export interface RouteTimings {
@@ -77,8 +81,8 @@ export interface RouteResult {
    */
   readAs?: string;
   /**
-   * The skills chosen to serve the request together: the first `size` candidates. Absent when
-   * set selection is off or nothing matched.
+   * The skills chosen to serve the request together, a selection over `candidates` (which stay in
+   * final-score order). Absent when set selection is off, nothing matched, or no skill fits.
    */
   set?: RouteSet;
   /**
@@ -98,14 +102,17 @@ export interface RouteResult {
 
 /** The compatible set of a routed request, and the partners set aside for a SKIP conflict. */
 export interface RouteSet {
-  /** Skill ids of the set, in rank order (`candidates.slice(0, size)`). */
+  /**
+   * Skill ids of the set's members, in rank order. The first is the top result; the others need
+   * not follow it directly (a set-aside twin keeps its place between them).
+   */
   ids: string[];
-  /** Estimated number of skills the request needs (1 to 3). */
+  /** Estimated number of skills the request needs (1 to 3): `ids.length`. */
   size: number;
   /**
-   * Candidates that scored into the leading places but conflict with a kept skill: redundant with
-   * it, or for another language ecosystem or platform than the top skill. They follow the leading
-   * places in `candidates`.
+   * Candidates that scored among the members but conflict with one: redundant with it, or for
+   * another language ecosystem or platform than the top skill. They keep their place in
+   * `candidates`, marked there with `setAsideFor`.
    */
   rejected: { id: string; partnerId: string; reason: SkipReason; evidence: string }[];
 }
@@ -114,7 +121,7 @@ export interface RouteOptions {
   k?: number;
   /** Rerank the top 20 (default true). */
   rerank?: boolean;
-  /** Order the leading places as a compatible set and report it in `set` (default true). */
+  /** Choose the compatible set over the ranking and report it in `set` (default true); the order is the same. */
   select?: boolean;
   /**
    * Rank over what a client lists (name and listed description, nothing of the body) instead of

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { checkModel, HeuristicReranker, LearnedReranker, modelScores, shippedReranker, softmax, type RerankInput } from '../../src/core/route/rerank';
 import { FieldCache, listFeatures, POINT, POINT_FEATURES, type ListFeatures, type RerankRequest } from '../../src/core/route/rerankFeatures';
-import { selectSet } from '../../src/core/route/setSelection';
+import { membersFirst, selectSet } from '../../src/core/route/setSelection';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { SkillDoc } from '../../src/core/types';
 import type { CrossEncoder } from '../../src/core/types';
@@ -40,10 +40,20 @@ describe('learned reranker', () => {
       const probabilities = r.candidates.map((c) => c.scores.rerank!);
       assert.ok(probabilities.every((p) => p > 0 && p < 1));
       assert.ok(r.set, 'a set is reported');
-      assert.deepEqual(r.set.ids, ids.slice(0, r.set.size));
-      // The copy of the kept pdf-extract is set aside behind the complementary skill.
-      const copy = kept === 'a/pdf-extract' ? 'b/pdf-extract' : 'a/pdf-extract';
-      assert.deepEqual(r.set.rejected.find((x) => x.id === copy), { id: copy, partnerId: kept, reason: 'function_redundant', evidence: 'copies of pdf-extract' });
+      // One order: no result below one with a lower final score; the set is marked over it.
+      const finals = r.candidates.map((c) => c.scores.final);
+      assert.deepEqual(finals, [...finals].sort((a, b) => b - a));
+      assert.deepEqual(r.set.ids, r.candidates.filter((c) => c.inSet).map((c) => c.skillId));
+      assert.equal(r.set.ids[0], ids[0]);
+      for (const x of r.set.rejected) assert.ok(r.set.ids.includes(x.partnerId), `set aside for a member: ${JSON.stringify(x)}`);
+
+      // A request for the copied job: the copy stays at its place, right behind, set aside for the kept one.
+      const one = await svc.route('extract the text and tables from scanned PDF invoices', { k: 6 });
+      const [first, second] = one.candidates;
+      assert.ok(first.skillId.endsWith('/pdf-extract') && second.skillId.endsWith('/pdf-extract'), one.candidates.map((c) => c.skillId).join(' '));
+      assert.equal(first.inSet, true);
+      assert.deepEqual(second.setAsideFor, { id: first.skillId, reason: 'function_redundant', evidence: 'copies of pdf-extract' });
+      assert.deepEqual(one.set?.rejected, [{ id: second.skillId, partnerId: first.skillId, reason: 'function_redundant', evidence: 'copies of pdf-extract' }]);
     });
   }
 
@@ -122,12 +132,14 @@ describe('features and set selection', () => {
     assert.equal(f.pairs[0][1].reason, 'domain_mismatch');
   });
 
-  it('never moves the top candidate and sizes the set by share and novelty', () => {
+  it('keeps the scores\' order, and sizes the set by share and novelty over the members', () => {
     const lf: ListFeatures = listFeatures(request('extract pdf tables and build an excel spreadsheet report', ['a/pdf-extract', 'b/pdf-extract', 'a/spreadsheet-report', 'a/k8s-deploy']));
     const sel = selectSet(lf, [0.5, 0.3, 0.15, 0.05], { maxSize: 3, minShare: 0.2, minNovel: 0.05 });
-    assert.deepEqual(sel.order.map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report', 'a/k8s-deploy', 'b/pdf-extract']);
+    assert.deepEqual(sel.order.map((i) => lf.ids[i]), ['a/pdf-extract', 'b/pdf-extract', 'a/spreadsheet-report', 'a/k8s-deploy'], 'the copy keeps its place');
+    assert.deepEqual(sel.members.map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report']);
     assert.equal(sel.size, 2, 'k8s-deploy has too small a share to join');
     assert.deepEqual(sel.rejected.map((r) => [lf.ids[r.index], lf.ids[r.partner], r.reason]), [['b/pdf-extract', 'a/pdf-extract', 'function_redundant']]);
+    assert.deepEqual(membersFirst(sel.order, (i) => sel.members.includes(i)).map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report', 'b/pdf-extract', 'a/k8s-deploy']);
     const strict = selectSet(lf, [0.5, 0.3, 0.15, 0.05], { maxSize: 3, minShare: 0.5, minNovel: 0.05 });
     assert.equal(strict.size, 1);
   });

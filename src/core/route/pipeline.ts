@@ -5,7 +5,7 @@
  *   retrieve  retrieve.ts      the first stage: words and meaning over the whole library, fused
  *   features  rerankFeatures   point features and pair judgements of the pool's head
  *   score     rerank.ts        the rerank stage (learned listwise model, or a cross-encoder)
- *   select    setSelection.ts  the leading places as a compatible set, and its size
+ *   select    setSelection.ts  the compatible set chosen over the ranking, and its size
  *   explain   explain.ts       the passage that explains each shown result
  *
  * `rank` runs them once per request at a fixed depth (`rerankDepth`), whatever number of results
@@ -80,7 +80,7 @@ export interface RankedCandidate extends FusedCandidate {
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
 export interface Ranking {
   request: AnalysedRequest;
-  /** The whole pool in final order: the reranked head (as a compatible set), then the rest in fused order. */
+  /** The whole pool in final order: the reranked head by final score, then the rest in fused order. */
   candidates: RankedCandidate[];
   set: RouteSet | null;
   /** Per candidate with vectors, the row that gave its dense score (explanations read it). */
@@ -103,7 +103,7 @@ export interface RankOptions {
   only?: 'words' | 'dense';
   /** Rerank the head of the pool (default true). */
   rerank?: boolean;
-  /** Order the leading places as a compatible set (default: as `rerank`). */
+  /** Choose the compatible set over the ranking (default: as `rerank`); the order is the same either way. */
   select?: boolean;
   token?: CancelToken;
 }
@@ -240,7 +240,7 @@ export class RoutingPipeline {
     return applyExclusions(scores, features);
   }
 
-  /** Stage 3: the leading places as a compatible set, from reranker scores (or fused scores when null). */
+  /** Stage 3: the compatible set over the ranking, from reranker scores (or fused scores when null). */
   select(pool: Pool, features: ListFeatures, scores: readonly number[] | null): SetSelection {
     const set = this.parts.set;
     return scores ? selectSet(features, scores, set.reranked) : selectSet(features, this.head(pool).map((c) => c.fused), set.firstStage);
@@ -268,20 +268,17 @@ export class RoutingPipeline {
     // What the author excluded is not relevant, however close it came (see `score`).
     if (relevance && features) features.point.forEach((x, i) => x[POINT.requestExcluded] === 1 && (relevance[i] = 0));
     const rerankMs = performance.now() - t;
-    const order = selection?.order ?? (scores ? orderBy(scores) : head.map((_, i) => i));
+    // One order, the final scores' (relevance, else the reranker's): the set is chosen over it and
+    // moves nothing. Ties (relevance saturates) go by the reranker's score, then first-stage order.
+    const byScore = scores ? orderBy(scores) : head.map((_, i) => i);
+    const place = new Map(byScore.map((i, n) => [i, n]));
+    const order = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
     const candidates: RankedCandidate[] = [
       ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null })),
     ];
-    let set: RouteSet | null = null;
-    if (selection && features) {
-      const ids = features.ids;
-      set = {
-        ids: selection.order.slice(0, selection.size).map((i) => ids[i]),
-        size: selection.size,
-        rejected: selection.rejected.map((r) => ({ id: ids[r.index], partnerId: ids[r.partner], reason: r.reason, evidence: r.evidence })),
-      };
-    }
+    const match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;
+    const set = selection && features ? setOf(selection, features.ids, relevance, match, model?.floor ?? null) : null;
     const embedder = this.parts.embedder;
     return {
       request: pool.request,
@@ -294,7 +291,7 @@ export class RoutingPipeline {
           ? { model: encoderLabel(embedder.info) }
           : { disabled: this.parts.embedderError ?? 'no embedding model configured' },
       reranker: scores ? this.parts.reranker.id : null,
-      match: relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null,
+      match,
       floor: relevance && model ? model.floor : null,
       timings: { ...timings, rerankMs, totalMs: performance.now() - t0 },
     };
@@ -314,4 +311,21 @@ export class RoutingPipeline {
   private head(pool: Pool): FusedCandidate[] {
     return pool.candidates.slice(0, this.parts.settings.rerankDepth);
   }
+}
+
+/**
+ * The set as a ranking reports it. With calibrated relevance it agrees with the match: no set when
+ * no skill fits, and no member that is not relevant (the first always is, when any result is).
+ */
+function setOf(selection: SetSelection, ids: readonly string[], relevance: readonly number[] | null, match: Ranking['match'], floor: number | null): RouteSet | null {
+  if (match === 'none') return null;
+  const members = relevance && floor !== null ? selection.members.filter((i, n) => n === 0 || relevance[i] >= floor) : selection.members;
+  if (!members.length) return null;
+  return {
+    ids: members.map((i) => ids[i]),
+    size: members.length,
+    rejected: selection.rejected
+      .filter((r) => members.includes(r.partner))
+      .map((r) => ({ id: ids[r.index], partnerId: ids[r.partner], reason: r.reason, evidence: r.evidence })),
+  };
 }

@@ -22,7 +22,7 @@ import { headings } from '../text/passages';
 import type { RoutingPipeline } from './pipeline';
 import { modelScores, orderBy, softmax, type RegimeWeights, type RerankerModel } from './rerank';
 import { contextFeatures, CONTEXT_FEATURES, POINT_FEATURES, type ListFeatures } from './rerankFeatures';
-import { selectSet } from './setSelection';
+import { membersFirst, selectSet } from './setSelection';
 
 import { prng } from '../random';
 export { prng };
@@ -491,7 +491,8 @@ export const PRIOR_GRID = [0, 0.5, 1, 1.5, 2, 3, 4];
 
 /**
  * The first-stage prior weight that maximises mean Hit@1 + NDCG@10 (with set selection) over
- * labelled lists; ties go to the smaller weight. `score(order, i)` scores list `i`'s final order.
+ * labelled lists; ties go to the smaller weight. `score(order, i)` scores list `i`'s order as the
+ * set presents it (members first, then the rest of the ranking).
  */
 export function choosePrior(
   model: RerankerModel,
@@ -507,7 +508,8 @@ export function choosePrior(
     for (const i of indexes) {
       const lf = lists[i].features;
       const p = softmax(modelScores(m, lf, regime === 'dense').pass2);
-      value += score(selectSet(lf, p, { maxSize: 3, ...m.set }).order, i);
+      const sel = selectSet(lf, p, { maxSize: 3, ...m.set });
+      value += score(membersFirst(sel.order, (j) => sel.members.includes(j)), i);
     }
     if (value > best.value + 1e-9) best = { prior, value };
   }

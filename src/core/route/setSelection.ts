@@ -1,12 +1,13 @@
 /**
- * Set selection: a routed result is a set of skills that belong together for this request.
- * Walking the reranked list best first, a candidate that is redundant with a skill already kept
- * in the leading places, or is for another language ecosystem or platform than the top skill in
- * a family the request names (a request naming both stacks spans them), is set aside and placed
- * after those leading places. The set is
- * the leading run of compatible candidates that each carry a fair share of the score and cover
- * part of the request the skills before them do not; its size is the estimate of how many skills
- * the request needs. The top candidate never moves, so Hit@1 is what the reranker made it.
+ * Set selection: a routed result is a set of skills that belong together for this request, chosen
+ * over the ranking without reordering it. Walking the ranking best first, a candidate that is
+ * redundant with a skill already kept, or is for another language ecosystem or platform than the
+ * top skill in a family the request names (a request naming both stacks spans them), is set aside
+ * for that skill. The set is the leading run of the kept candidates that each carry a fair share of
+ * the score and cover part of the request the members before them do not; its size is the estimate
+ * of how many skills the request needs. The ranking stays the scores' order: a candidate set aside
+ * keeps its place, marked with its partner and the reason, so no result is ever shown below one
+ * with a lower score, and the pair findings and every view read the same order.
  */
 import type { SkipReason } from '../analysis/types';
 import { CONTEXT, contextFeatures, requestMismatch, type ListFeatures } from './rerankFeatures';
@@ -25,58 +26,51 @@ export const DEFAULT_SET: SetOptions = { maxSize: 3, minShare: 0.25, minNovel: 0
 export interface Rejection {
   /** Index of the set-aside candidate. */
   index: number;
-  /** Index of the kept candidate it conflicts with. */
+  /** Index of the set member it conflicts with. */
   partner: number;
   reason: SkipReason;
   evidence: string;
 }
 
 export interface SetSelection {
-  /** Candidate indexes in the final order. */
+  /** Candidate indexes in the ranking's order: by score, best first (ties by index). */
   order: number[];
-  /** How many leading entries of `order` form the set (1..maxSize). */
+  /** The set's members, in ranking order (the first is `order[0]`). */
+  members: number[];
+  /** How many skills the set holds (`members.length`, 1..maxSize). */
   size: number;
-  /** Candidates set aside for a conflict with a kept one, in score order. */
+  /** Candidates set aside for a conflict with a member, in ranking order. */
   rejected: Rejection[];
 }
 
 /**
- * Orders candidates (indexes into `features.ids`) from `scores` (higher is better, comparable
- * across the list: probabilities or sigmoid outputs) so the first places form a compatible set.
+ * The ranking's order of `scores` (higher is better, comparable across the list: probabilities or
+ * sigmoid outputs) and the compatible set chosen over it (indexes into `features.ids`).
  */
 export function selectSet(features: ListFeatures, scores: readonly number[], opts: SetOptions = DEFAULT_SET): SetSelection {
   const byScore = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
-  if (byScore.length === 0) return { order: [], size: 0, rejected: [] };
-  const lead: number[] = [byScore[0]];
-  const rest: number[] = [];
-  const rejected: Rejection[] = [];
+  if (byScore.length === 0) return { order: [], members: [], size: 0, rejected: [] };
   const top = byScore[0];
+  const lead: number[] = [top];
+  const conflicts: Rejection[] = [];
   for (const i of byScore.slice(1)) {
-    if (lead.length >= opts.maxSize) {
-      rest.push(i);
-      continue;
-    }
+    if (lead.length >= opts.maxSize) break;
     const conflict = lead
       .map((j) => ({ j, pair: features.pairs[i][j] }))
       .find(({ j, pair }) => pair.reason === 'function_redundant' || (j === top && requestMismatch(features, i, top)));
-    if (conflict) {
-      rejected.push({ index: i, partner: conflict.j, reason: conflict.pair.reason!, evidence: conflict.pair.evidence });
-      continue;
-    }
-    lead.push(i);
+    if (conflict) conflicts.push({ index: i, partner: conflict.j, reason: conflict.pair.reason!, evidence: conflict.pair.evidence });
+    else lead.push(i);
   }
-  // Set-aside candidates follow the leading places, ahead of the rest (they are still relevant).
-  const asideSet = new Set(rejected.map((r) => r.index));
-  const order = [...lead, ...byScore.filter((i) => asideSet.has(i)), ...rest];
-
-  const novel = contextFeatures(features, order).map((c) => c[CONTEXT.novelCoverage]);
+  // Novelty is judged against the members above, not against a set-aside twin that scored between them.
+  const novel = contextFeatures(features, [...lead, ...byScore.filter((i) => !lead.includes(i))]).map((c) => c[CONTEXT.novelCoverage]);
   let size = 1;
-  while (
-    size < lead.length &&
-    scores[lead[size]] >= opts.minShare * scores[top] &&
-    novel[lead[size]] >= opts.minNovel
-  ) {
-    size++;
-  }
-  return { order, size, rejected };
+  while (size < lead.length && scores[lead[size]] >= opts.minShare * scores[top] && novel[lead[size]] >= opts.minNovel) size++;
+  const members = lead.slice(0, size);
+  const rejected = conflicts.filter((r) => members.includes(r.partner));
+  return { order: byScore, members, size, rejected };
+}
+
+/** A ranking with the set's members first (in ranking order), then the rest: what Set-Compat reads. */
+export function membersFirst<T>(ranking: readonly T[], isMember: (item: T) => boolean): T[] {
+  return [...ranking.filter(isMember), ...ranking.filter((x) => !isMember(x))];
 }

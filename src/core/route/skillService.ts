@@ -18,7 +18,7 @@ import { countTerms, LexicalIndex, type TermCounts } from '../index/lexicalIndex
 import { TermTable } from '../index/termTable';
 import { decodeSkillBytes, parseSkill } from '../parse/skillDoc';
 import { LISTING_RULES, type ClientListing, type ListingClient, type ListingOptions, type ProfileId } from '../profiles';
-import type { IndexOptions, IndexStats, LiveSkillService, RouteOptions, RouteResult } from '../service';
+import type { IndexOptions, IndexStats, LiveSkillService, RouteCandidate, RouteOptions, RouteResult } from '../service';
 import { analyse, type Segmenter } from '../text/analyse';
 import { contentHash } from '../text/hash';
 import { splitPassages } from '../text/passages';
@@ -298,7 +298,12 @@ class Engine implements RoutingEngine {
     const pipeline = opts.view ? await this.listingPipeline(opts.view.client, opts.token, opts.view.listing) : this.pipeline;
     const ranking = await pipeline.rank(query, { rerank: opts.rerank, select: opts.select, only: opts.only, token: opts.token });
     const explain = opts.passages === false ? null : pipeline.explainer(ranking);
-    const candidates = ranking.candidates.slice(0, opts.k ?? 10).map((c, i) => {
+    // The set as far as the shown results reach (a member past `k` is not shown, so not named).
+    const shown = new Set(ranking.candidates.slice(0, opts.k ?? 10).map((c) => c.id));
+    const set = ranking.set ? { ids: ranking.set.ids.filter((id) => shown.has(id)), rejected: ranking.set.rejected.filter((r) => shown.has(r.partnerId)) } : null;
+    const members = new Set(set?.ids);
+    const aside = new Map((set?.rejected ?? []).map((r) => [r.id, { id: r.partnerId, reason: r.reason, evidence: r.evidence }]));
+    const candidates: RouteCandidate[] = ranking.candidates.slice(0, opts.k ?? 10).map((c, i) => {
       const doc = this.entries.get(c.id)!.doc;
       return {
         skillId: c.id,
@@ -318,6 +323,8 @@ class Engine implements RoutingEngine {
         },
         passage: explain ? explain(c.id) : null,
         ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && c.relevance >= ranking.floor } : {}),
+        ...(members.has(c.id) ? { inSet: true as const } : {}),
+        ...(aside.has(c.id) ? { setAsideFor: aside.get(c.id)! } : {}),
       };
     });
     const result: RouteResult = { query: full, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
@@ -326,10 +333,7 @@ class Engine implements RoutingEngine {
     if (ranking.match) result.match = ranking.match;
     if (opts.view) result.view = { kind: 'listing', client: opts.view.client, label: LISTING_RULES[opts.view.client].label };
     if (ranking.request.readAs) result.readAs = ranking.request.readAs;
-    if (ranking.set && candidates.length) {
-      const size = Math.min(ranking.set.size, candidates.length);
-      result.set = { ids: ranking.set.ids.slice(0, size), size, rejected: ranking.set.rejected };
-    }
+    if (set?.ids.length) result.set = { ids: set.ids, size: set.ids.length, rejected: set.rejected };
     return result;
   }
 
