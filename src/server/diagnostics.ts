@@ -7,6 +7,7 @@
 import type { Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { PairEvidence, PairFinding } from '../core/analysis/types';
+import { PAIR_CODES } from '../core/analysis/findings';
 import { decodeSkillBytes, parseSkill, type SkillSource } from '../core/parse/skillDoc';
 import { applyFindingPolicy } from '../core/policy/findingPolicy';
 import type { ProfileId } from '../core/profiles';
@@ -138,7 +139,10 @@ export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], c
     const d = toDiagnostic(finding, ctx, twin ? { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } } : undefined);
     if (d) out.push(d);
   }
-  const reach = ctx.reach?.(doc);
+  // A skill whose near-duplicate (or copy) takes its requests gets that finding, which names the
+  // twin and what to do, not `skill.unreachable`, which would send the author to its words.
+  const twinned = out.some((d) => d.code === PAIR_CODES['near-duplicate'] || d.code === PAIR_CODES.copy);
+  const reach = twinned ? null : ctx.reach?.(doc);
   const unreachable = reach && toDiagnostic(reach.finding, ctx, reach.data);
   if (unreachable) out.push(unreachable);
   return out;

@@ -137,6 +137,14 @@ describe('diagnostics: engine findings to LSP diagnostics', () => {
     assert.equal((y.data as { suggestion?: string }).suggestion, 'For removing duplicate rows, use csv-tidy.');
   });
 
+  it('skill.unreachable gives way to the near-duplicate that takes the requests', () => {
+    const unreachable = { code: 'skill.unreachable', severity: 'info' as const, message: '0 of 3 requests reach this skill first', range: csvB.keyRanges.description! };
+    const withReach = { ...ctx([csvA, csvB]), reach: () => ({ finding: unreachable, data: {} }) };
+    assert.deepEqual(codes(skillDiagnostics(csvB, [], withReach)), ['skill.unreachable'], 'alone, the reach finding is shown');
+    assert.deepEqual(codes(skillDiagnostics(csvB, [dup], withReach)), ['skill.near-duplicate'], 'the twin takes its place');
+    assert.deepEqual(codes(skillDiagnostics(csvC, [conflict], { ...ctx([csvA, csvC]), reach: () => ({ finding: unreachable, data: {} }) })).sort(), ['skill.conflict', 'skill.unreachable'].sort(), 'a conflict does not');
+  });
+
   it('skill.copy is information, names the other copy, and sits alone on its pair', () => {
     const copy: PairFinding = { kind: 'copy', a: 'csv-cleaner', b: 'csv-tidy', similarity: 1, reason: 'function_redundant', explanation: 'The same text; csv-tidy is longer (by 2 characters). Keep one, or keep both in step.' };
     const ds = skillDiagnostics(csvA, [dup, copy], ctx([csvA, csvB]));

@@ -37,6 +37,7 @@ import {
   pairScanOptions,
 } from './config';
 import { cachedPairFindings, checkPairFindings } from './pairs';
+import { PAIR_CODES } from '../../core/analysis/findings';
 import { FORMATS, FORMATTERS, isFormat } from './formatters';
 import { reachGateFindings } from './reachGate';
 import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
@@ -251,9 +252,14 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     }
 
     // The reach gate: skills whose requests the client's listing loses (config `reach`).
+    // A skill whose near-duplicate (or copy) takes its requests has that finding instead, which
+    // names the twin (as in the editor).
     if (config.reach && rootIsDir) {
+      const twinned = new Set(findings.filter((f) => f.code === PAIR_CODES['near-duplicate'] || f.code === PAIR_CODES.copy).map((f) => f.skillId));
       findings.push(
-        ...(await reachGateFindings({ service, gate: config.reach, tests: allTests, rerank: !values['no-rerank'], model: stats.model, root, cacheDir: opts.cacheDir, only: changedIds, skillFile, show, withRanges })),
+        ...(await reachGateFindings({ service, gate: config.reach, tests: allTests, rerank: !values['no-rerank'], model: stats.model, root, cacheDir: opts.cacheDir, only: changedIds, skillFile, show, withRanges })).filter(
+          (f) => !twinned.has(f.skillId),
+        ),
       );
     }
 

@@ -94,11 +94,15 @@ export function closeTo(self: FirstStageScores | undefined, c: FirstStageScores,
 export function direction(rankings: readonly ScopedRanking[], x: string, y: string): Direction {
   let taken = 0;
   let first = 0;
+  let behind = 0;
   for (const r of rankings) {
     if (rankOf(r, y) === 1) first++;
-    if (both(r, x, y)) taken++;
+    if (both(r, x, y)) {
+      taken++;
+      if (rankOf(r, x) + rankOf(r, y) === 3) behind++;
+    }
   }
-  return { sent: rankings.length, taken, first };
+  return { sent: rankings.length, taken, first, behind };
 }
 
 /** Skills that some probe of `x` ranks in the top 3 beside `x` (candidate partners). */
@@ -131,6 +135,17 @@ const VARIANT_FAMILIES: readonly FacetFamily[] = ['language', 'frontend', 'mobil
  * copies-in-all-but-name and the real competitors.
  */
 export const STRONG_SHARE = 1;
+
+/**
+ * Share of each side's probes that must rank the two skills first and second, close, for a pair
+ * of twins: all of them (see bench/twins.ts).
+ */
+export const TWIN_SHARE = 1;
+
+/** Whether the requests written for each of two skills rank the pair first and second, close. */
+export function twins(xy: Direction, yx: Direction): boolean {
+  return xy.sent > 0 && yx.sent > 0 && xy.behind / xy.sent >= TWIN_SHARE && yx.behind / yx.sent >= TWIN_SHARE;
+}
 
 /** Name words that say nothing of the job: a verb any skill does, a level. */
 const GENERIC_NAME_WORDS = new Set(['create', 'build', 'generat', 'make', 'write', 'use', 'manag', 'support', 'help', 'guid', 'expert', 'pro', 'master', 'skill', 'tool', 'helper', 'assist', 'advanc', 'basic', 'toolkit', 'kit', 'zh', 'cn', 'en', 'v2', 'v3']);
@@ -279,9 +294,11 @@ export function judgeCompetition(
     if (!unnamed.length) return null;
     return { kind: 'variant', family, values, unnamed };
   }
-  // At the top: the other ranks first for one of the requests, or takes every one both ways.
+  // At the top: the other ranks first for one of the requests, or takes every one both ways, or
+  // each side's requests rank the two first and second, close (twins: the reranker puts the one a
+  // request was written from first, whichever it is, and the other right behind it).
   const strong = Math.min(shareX, shareY) >= STRONG_SHARE && Math.min(xy.sent, yx.sent) >= 2;
-  if (xy.first + yx.first < 1 && !strong) return null;
+  if (xy.first + yx.first < 1 && !strong && !twins(xy, yx)) return null;
   // Two jobs of one suite (arize-dataset, arize-experiment) share the suite's words, so their
   // requests meet; when each first sentence says its own job, the agent has what it needs.
   if (saysItsOwnJobFirst(x, y, analyser)) return null;

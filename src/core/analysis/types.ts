@@ -91,9 +91,14 @@ export type Verdict =
 
 /** What the probes written for one skill say about the other: sent, taken (both in the top 3), first (the other ranked first). */
 export interface ProbeDirection {
+  /** Probes written for the skill. */
   sent: number;
+  /** ... that rank the other in the top 3 beside it, close. */
   taken: number;
+  /** ... that rank the other first. */
   first: number;
+  /** ... that rank the two first and second, next to each other and close (either way round). */
+  behind: number;
 }
 
 export interface PairFinding {

@@ -1,0 +1,67 @@
+// Twins written in other words (issue 44): `check` flags csv-cleaner and tabular-data-cleanup as
+// near-duplicates in a 3-skill library, with the default encoder, and every example request of
+// the finding, pasted into `route`, ranks both skills where the finding says. Runs the built bundle (dist/cli.js) in process, the real ONNX encoder included.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../../..');
+
+type Main = (io: { argv: string[]; cwd: string; stdout: (s: string) => void; stderr: (s: string) => void; env?: Record<string, string | undefined> }) => Promise<number>;
+
+const SKILLS: Record<string, string> = {
+  'csv-cleaner':
+    'Clean messy CSV files - fix encodings, trim whitespace, normalise dates and drop duplicate rows. Use when a CSV export is dirty before loading it into a spreadsheet or database.',
+  'tabular-data-cleanup': 'Tidy dirty CSV exports before analysis - repair encodings, strip stray whitespace, standardise dates and remove duplicate rows.',
+  'haiku-poet': 'Write haiku and short poems about nature, seasons and feelings, with a 5-7-5 syllable count.',
+};
+
+interface JsonFinding {
+  skillId: string;
+  code: string;
+  message: string;
+  related: { skillId: string }[];
+  evidence?: { requests: { query: string; ranks: Record<string, number> }[] };
+}
+
+describe('cli: twins in other words are near-duplicates, and their evidence reproduces in route', function () {
+  this.timeout(120_000);
+  let dir: string;
+
+  const run = async (argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
+    const out = { stdout: '', stderr: '' };
+    const code = await main({ argv, cwd: dir, stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s), env: {} });
+    return { code, ...out };
+  };
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sr-twins-'));
+    for (const [name, description] of Object.entries(SKILLS)) {
+      mkdirSync(join(dir, 'lib', name), { recursive: true });
+      writeFileSync(join(dir, 'lib', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n\nSteps for the job.\n`);
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('flags the pair on both skills, and each example request routes as the message says', async () => {
+    const r = await run(['check', '--library', 'lib', '--quiet', '--cache', join(dir, 'cache'), '--format', 'json']);
+    assert.notEqual(r.code, 2, r.stderr);
+    const findings = (JSON.parse(r.stdout).findings as JsonFinding[]).filter((f) => f.code.startsWith('skill.'));
+    const dups = findings.filter((f) => f.code === 'skill.near-duplicate');
+    assert.deepEqual(
+      dups.map((f) => `${f.skillId} ${f.related[0].skillId}`).sort(),
+      ['csv-cleaner tabular-data-cleanup', 'tabular-data-cleanup csv-cleaner'],
+      JSON.stringify(findings, null, 1),
+    );
+    const requests = dups.flatMap((f) => f.evidence?.requests ?? []);
+    assert.ok(requests.length >= 1);
+    for (const e of requests) {
+      const routed = await run(['route', e.query, '--library', 'lib', '--cache', join(dir, 'cache'), '--top', '5', '--json', '--quiet']);
+      assert.equal(routed.code, 0, routed.stderr);
+      const ids = (JSON.parse(routed.stdout).results as { id: string }[]).map((x) => x.id);
+      for (const [id, rank] of Object.entries(e.ranks)) assert.equal(ids.indexOf(id) + 1, rank, `${e.query}: ${id} in ${ids.join(', ')}`);
+    }
+  });
+});
