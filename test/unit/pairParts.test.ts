@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { closeTo, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
-import { fitSentence, probeRequests, withoutNamedSubject } from '../../src/core/analysis/probes';
+import { asRequest, fitSentence, probeRequests, withoutNamedSubject } from '../../src/core/analysis/probes';
 import { distinguishingPhrases, useOtherLine } from '../../src/core/analysis/suggestions';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';
@@ -47,6 +47,14 @@ describe('probe requests', () => {
     assert.deepEqual(probeRequests(d, [], 4).map((p) => p.query), ['Organise receipts and forms for a tax return']);
     const hr = doc('a/hr-pro', 'hr-pro', 'HR partner for hiring and onboarding. Ask for jurisdiction and company context before advising. Use PROACTIVELY for leave and PTO policies.');
     assert.deepEqual(probeRequests(hr, [], 4).map((p) => p.query), ['HR partner for hiring and onboarding', 'leave and PTO policies']);
+  });
+
+  it('are written as a user asks: no "the user asks to", no persona, no trigger list; Chinese as Chinese', () => {
+    const d = doc('a/csv', 'csv-cleaner', 'You are an expert data engineer. Use when the user asks to clean a dirty CSV export before loading it. Triggers: csv, dedupe, encoding. This skill helps you normalise dates in spreadsheets.');
+    assert.deepEqual(probeRequests(d, [], 4).map((p) => p.query), ['clean a dirty CSV export before loading it', 'normalise dates in spreadsheets']);
+    const zh = doc('a/zh', 'csv-zh', '当用户需要清洗脏乱的 CSV 导出文件时使用此技能。修复编码并删除重复的行。');
+    assert.deepEqual(probeRequests(zh, [], 4).map((p) => p.query), ['清洗脏乱的 CSV 导出文件', '修复编码并删除重复的行']);
+    assert.equal(asRequest('the user wants to'), 'the user wants to', 'too little left: the sentence stays');
   });
 
   it('skip template text that many skills share', () => {

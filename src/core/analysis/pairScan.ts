@@ -418,7 +418,7 @@ class Scan {
   /** Routes one probe of `doc` and keeps its ranking within the skill's scope. */
   private async routeOne(doc: SkillDoc, probe: Probe): Promise<void> {
     throwIfCancelled(this.run.token);
-    // The reranked order, before set selection moves a redundant partner out of the leading places.
+    // The ranking `route` shows (the set does not reorder it; selecting it is not needed here).
     const ranking = await this.input.pipeline.rank(probe.query, { select: false, token: this.run.token });
     if (this.router.encoder !== null && isDisabled(ranking.dense)) this.degraded = true;
     const scope = scopeOf(doc.id, this.opts.acrossFolders);

@@ -64,10 +64,15 @@ export function pairMessage(f: PairFacts): string {
   if (verdict.kind === 'umbrella') {
     const [u, t] = verdict.umbrella === a.id ? [a, b] : [b, a];
     const dt = f.directions[t.id];
-    return `${written(dt, t.name)} also rank ${u.name} in the top 3, and ${u.name}, an umbrella skill, spreads its requests over more skills; e.g. ${quoted(f.example)}.`;
+    return `${written(dt, t.name)} also ${dt.taken === 1 ? 'ranks' : 'rank'} ${u.name} in the top 3, and ${u.name}, an umbrella skill, spreads its requests over more skills; e.g. ${quoted(f.example)}.`;
   }
   const firsts = (d: ProbeDirection, other: string) => (d.first ? ` (${other} first for ${d.first})` : '');
-  const both = `${written(da, a.name)} also rank ${b.name} in the top 3${firsts(da, b.name)}, and ${db.taken} of ${db.sent} written for ${b.name} rank ${a.name} there${firsts(db, a.name)}; e.g. ${quoted(f.example)}.`;
+  const rank = (d: ProbeDirection) => (d.taken === 1 ? 'ranks' : 'rank');
+  // Twins: every request of each ranks the two first and second.
+  const adjacent = da.behind === da.sent && db.behind === db.sent && !da.first && !db.first;
+  const both = adjacent
+    ? `${written(da, a.name)} ${rank(da)} ${b.name} right behind it, and ${db.taken} of ${db.sent} written for ${b.name} ${rank(db)} ${a.name} right behind it; e.g. ${quoted(f.example)}.`
+    : `${written(da, a.name)} also ${rank(da)} ${b.name} in the top 3${firsts(da, b.name)}, and ${db.taken} of ${db.sent} written for ${b.name} ${rank(db)} ${a.name} there${firsts(db, a.name)}; e.g. ${quoted(f.example)}.`;
   if (verdict.kind === 'variant') return `${capitalise(variantReason(verdict, a.id, b.id))}: ${both}`;
   return both;
 }

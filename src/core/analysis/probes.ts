@@ -52,7 +52,21 @@ const NOT_A_TOPIC = /^(?:table of contents|contents|toc|目录|核心概念|core
  * agent, not a job a user asks for ("Accepts optional mode and year arguments", "Requires Python
  * 3.10", "Ask for jurisdiction and company context before advising"): no request says it.
  */
-const NOT_A_REQUEST = /^(?:accepts|takes|expects|requires|supports (?:an? )?(?:optional|flags?|arguments?))\b|^(?:arguments?|args|parameters?|options?|flags?|inputs?)\s*:|^(?:always|never|do not|don't|ask (?:for|the user)|make sure|be sure|avoid|prefer)\b/iu;
+const NOT_A_REQUEST = /^(?:accepts|takes|expects|requires|supports (?:an? )?(?:optional|flags?|arguments?))\b|^(?:arguments?|args|parameters?|options?|flags?|inputs?)\s*:|^(?:always|never|do not|don't|not for|ask (?:for|the user)|make sure|be sure|avoid|prefer)\b|^you (?:are|act as|will act)\b|^(?:triggers?|trigger (?:words?|phrases?)|keywords?|tags?)\s*[:：]|^(?:触发词|关键词|关键字|标签)\s*[:：]|^你是/iu;
+
+/**
+ * Openers that say who asks or that a skill is speaking, not what is asked ("the user asks to",
+ * "This skill helps you", 当用户需要 … 时使用): a request starts with its job.
+ */
+const OPENER = /^(?:asks?|wants?|needs?|requests?)\s+(?:to|for|about)\s+|^you\s+(?=\p{Ll})(?!are\b)|^(?:whenever\s+|when\s+)?(?:the\s+)?users?\s+(?:asks?|wants?|needs?|requests?|is asking)\s+(?:to\s+|for\s+|about\s+)?|^(?:you\s+(?:need|want)\s+to|needing\s+to|asked\s+to)\s+|^(?:this|the)\s+skill\s+(?:helps?(?:\s+you)?(?:\s+to)?|lets\s+you|enables(?:\s+you\s+to)?|allows(?:\s+you\s+to)?|provides|offers|is\s+(?:for|used\s+to))\s+|^(?:当|在)?用户(?:需要|想要|想|要求|请求|希望|提到|说|询问)?/iu;
+/** Closers of the same kind in Chinese: 时使用 (use when …), 的场景. */
+const CLOSER = /(?:的)?时候?(?:使用|调用|触发|激活)(?:此|本|该)?(?:技能)?(?=[。.!！]*$)|的时候(?=[。.!！]*$)|(?:时)?(?:使用|调用|触发)(?:此|本|该)技能(?=[。.!！]*$)/u;
+
+/** A description sentence as a user would ask it: without who asks or what the skill says of itself. */
+export function asRequest(sentence: string): string {
+  const out = tidy(sentence.replace(OPENER, '').replace(CLOSER, ''));
+  return wordCount(out) >= MIN_WORDS ? out : sentence;
+}
 /** "Use PROACTIVELY for …" says when, as "Use when …" does: what follows is the request. */
 const PROACTIVELY = /^use proactively (?:for|when|to)\s*/iu;
 
@@ -135,7 +149,11 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
   };
   for (const a of authored) add(a.query, a.source);
   const f = fragments(doc, SENTENCE_END);
-  const sentences = f.description.map((s) => s.replace(PROACTIVELY, '')).filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s)).map((s) => withoutNamedSubject(fitSentence(s), doc.name));
+  const sentences = f.description
+    .filter((s) => !NOT_A_REQUEST.test(s))
+    .map((s) => asRequest(s.replace(PROACTIVELY, '')))
+    .filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s))
+    .map((s) => withoutNamedSubject(fitSentence(s), doc.name));
   const heads = f.headings.map((h) => tidy(h)).filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h))).slice(0, 2);
   const headingProbe = heads.join(hasCjk(heads.join('')) ? '，' : ', ');
   const written: Probe[] = [];
