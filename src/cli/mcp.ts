@@ -15,7 +15,11 @@ import { SKIP_DIRS } from '../node/fsWorkspace';
 import { watchFolder, type FolderWatcher } from '../node/folderWatcher';
 import { EXIT_OK, plural, stderrLogger, UsageError, type CliIo } from './io';
 import { LiveLibrary, type LibraryChange } from './liveLibrary';
-import { createSkillRouterServer } from './mcpTools';
+import { answerUnknownTools, createSkillRouterServer, TOOL_NAMES } from './mcpTools';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const PARSE_ERROR = ErrorCode.ParseError;
+const INVALID_REQUEST = ErrorCode.InvalidRequest;
 import { engineOptions, ENGINE_OPTIONS, parseFlags, type LibraryDeps } from './options';
 
 export const MCP_USAGE = `Usage: skill-router mcp --library <dir> [--no-watch] [engine flags]
@@ -66,7 +70,17 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
-  server.server.onerror = (err) => log.warn(`MCP: ${err.message}`);
+  // JSON-RPC's own errors, as the specification asks: a line that is not JSON is answered
+  // -32700 (Parse error) and one that is no JSON-RPC message -32600 (Invalid Request), with a null
+  // id (there is none to read); the SDK's transport would only report them here.
+  server.server.onerror = (err) => {
+    log.warn(`MCP: ${err.message}`);
+    const code = err.name === 'SyntaxError' ? PARSE_ERROR : err.name === 'ZodError' ? INVALID_REQUEST : null;
+    if (code !== null) {
+      const message = code === PARSE_ERROR ? `Parse error: ${err.message}` : 'Invalid Request: not a JSON-RPC 2.0 message';
+      transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => undefined);
+    }
+  };
   // The transport does not notice a closed stdin by itself: the client went away.
   const onEnd = () => void server.close();
   stdin.on('end', onEnd);
@@ -77,6 +91,7 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
   let watcher: FolderWatcher | undefined;
   try {
     await server.connect(transport);
+    answerUnknownTools(transport, TOOL_NAMES);
     library.ready.then(
       (stats) => {
         if (stats.skills === 0) log.warn(`no SKILL.md found under ${library.root} yet; search_skills answers that no skill fits`);

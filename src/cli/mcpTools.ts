@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SKIP_REASONS } from '../core/analysis/types';
@@ -102,6 +103,28 @@ const LIST_OUTPUT = {
 };
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/** The server's tools. */
+export const TOOL_NAMES: readonly string[] = ['search_skills', 'read_skill', 'list_skills'];
+
+/**
+ * Answers a `tools/call` for a tool the server does not have with the JSON-RPC error the
+ * specification names (-32602, Invalid params, "Unknown tool"), not a tool result: the SDK's
+ * server turns it into an `isError` result, which a client reads as the tool having run.
+ */
+export function answerUnknownTools(transport: Transport, tools: readonly string[]): void {
+  const inner = transport.onmessage;
+  if (!inner) throw new Error('connect the server to the transport first');
+  transport.onmessage = (message, extra) => {
+    const m = message as { id?: string | number; method?: string; params?: { name?: unknown } };
+    if (m.method === 'tools/call' && m.id !== undefined && !tools.includes(String(m.params?.name))) {
+      const error = { code: ErrorCode.InvalidParams, message: `Unknown tool: ${String(m.params?.name)}; the tools are ${tools.join(', ')}` };
+      transport.send({ jsonrpc: '2.0', id: m.id, error }).catch(() => undefined);
+      return;
+    }
+    inner(message, extra);
+  };
+}
 
 /** Server identity and what it tells clients. */
 export interface McpServerInfo {

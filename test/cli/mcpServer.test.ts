@@ -198,7 +198,8 @@ describe('cli: skill-router mcp over stdio (the SDK client against the real serv
     assert.match(await toolError(server, 'search_skills', { request: 'chart', client: 'emacs' }), /client/);
     assert.match(await toolError(server, 'search_skills', {}), /request/);
     assert.match(await toolError(server, 'list_skills', { limit: 100000 }), /limit/);
-    assert.match(await toolError(server, 'no_such_tool', {}), /Tool no_such_tool not found/);
+    // An unknown tool is a JSON-RPC error (-32602), not a tool result.
+    await assert.rejects(server.client.callTool({ name: 'no_such_tool', arguments: {} }), (e: Error & { code?: number }) => e.code === -32602 && /Unknown tool: no_such_tool/.test(e.message));
     const after = await search(server, { request: 'plot a bar chart from a CSV file' });
     assert.equal(after.set[0].id, 'csv-charts', 'the server still answers');
   });
@@ -258,6 +259,24 @@ describe('cli: skill-router mcp as a process', function () {
       const lines = r.stdout.split('\n').filter(Boolean);
       assert.equal(lines.length, 1, r.stdout);
       assert.equal(JSON.parse(lines[0]).result.serverInfo.name, 'skill-router');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers raw lines as JSON-RPC says: -32700 for a line that is not JSON, -32600 for no message, -32602 for an unknown tool', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skill-router-mcp-'));
+    try {
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope', arguments: {} } };
+      const input = [JSON.stringify(init), '{"jsonrpc": "2.0", "id": 9, "method": ', JSON.stringify({ hello: 'world' }), JSON.stringify(call), ''].join('\n');
+      const r = spawnSync(process.execPath, [CLI, 'mcp', '--library', FIXTURE, '--no-model', '--quiet', '--cache', join(dir, 'cache')], { input, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const lines = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: unknown; result?: unknown; error?: { code: number; message: string } });
+      assert.equal(lines.length, 4, r.stdout);
+      assert.ok(lines.find((l) => l.id === 1 && l.result));
+      const errors = lines.filter((l) => l.error).map((l) => [l.id, l.error!.code]);
+      assert.deepEqual(errors, [[null, -32700], [null, -32600], [2, -32602]]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
