@@ -308,7 +308,7 @@ function crossValidate(pseudo: Record<Regime, TrainingList[]>, dev: NonNullable<
       const p = softmax(modelScores(model, lf, regime === 'dense').pass2);
       add(`${name}, no set selection`, i, orderBy(p));
       const sel = selectSet(lf, p, { ...DEFAULT_SET, ...model.set });
-      add(`${name} + set selection`, i, membersFirst(sel.order, (j) => sel.members.includes(j)));
+      add(`${name} + set selection`, i, membersFirst(sel.order, (j) => sel.members.includes(j), (j) => sel.rejected.some((r) => r.index === j)));
       // Estimated set size against |G|: counts[|G| - 1][estimate - 1].
       const counts = sizes.get(name) ?? [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
       counts[Math.min(dev.queries[i].required.length, 3) - 1][sel.size - 1]++;
@@ -327,7 +327,7 @@ function crossValidate(pseudo: Record<Regime, TrainingList[]>, dev: NonNullable<
         const heuristic = heuristicScores(list.features);
         add('heuristic reranker (before)', i, orderBy(heuristic));
         const hs = selectSet(list.features, heuristic, DEFAULT_SET);
-        add('heuristic reranker + set selection (members first)', i, membersFirst(hs.order, (j) => hs.members.includes(j)));
+        add('heuristic reranker + set selection (members first)', i, membersFirst(hs.order, (j) => hs.members.includes(j), (j) => hs.rejected.some((r) => r.index === j)));
         score(trained, 'learned, pseudo-requests only (prior 0)', i);
         score(nested, 'learned + first-stage prior (nested CV, shipped recipe)', i);
       });

@@ -9,6 +9,7 @@
  *
  *   node esbuild.mjs --bench && node out/bench/twins.js [--split tune|heldout|all] [--no-model]
  *       [--corpus ../shared/corpus/skills] [--out bench/results/twins-<split>.json] [--verbose]
+ *       [--twin-share 0.66] (the share of each side's probes that must rank the pair first and second)
  *
  * Tune on `tune`; `heldout` is read once, at the end of the work (bench/twins/README.md).
  */
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     'no-model': { type: 'boolean' },
     verbose: { type: 'boolean' },
+    'twin-share': { type: 'string' },
   },
 });
 
@@ -58,6 +60,7 @@ function skillText(t: Twin): string {
   return `---\nname: ${t.name}\ndescription: ${JSON.stringify(t.description)}\n---\n\n${t.body.trim()}\n`;
 }
 
+const options = values['twin-share'] ? { twinShare: Number(values['twin-share']) } : undefined;
 const between = (f: PairFinding, x: string, y: string) => (f.a === x && f.b === y) || (f.a === y && f.b === x);
 
 interface EvidenceCheck {
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${collection}: ${svc.skills().length} skills (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
 
     for (const n of neighbours.filter((x) => x.collection === collection)) {
-      const findings = (await svc.pairFindings(n.a)).filter((f) => between(f, n.a, n.b));
+      const findings = (await svc.pairFindings(n.a, options ? { options } : undefined)).filter((f) => between(f, n.a, n.b));
       await reproduce(svc, findings);
       neighbourRows.push({ id: n.id, collection, a: n.a, b: n.b, kinds: findings.map((f) => f.kind), flagged: findings.length > 0 });
       if (values.verbose) for (const f of findings) process.stderr.write(`  ${n.id} ${f.kind}: ${f.explanation}\n`);
@@ -114,7 +117,7 @@ async function main(): Promise<void> {
       const text = skillText(t);
       writeFileSync(path.join(root, ref.path), text);
       await svc.updateFile(ref, new TextEncoder().encode(text));
-      const all = await svc.pairFindings(t.name);
+      const all = await svc.pairFindings(t.name, options ? { options } : undefined);
       const findings = all.filter((f) => between(f, t.name, t.original));
       await reproduce(svc, all);
       // The twin's finding must be a near-duplicate (or a copy): a conflict tells the author to set them apart.

@@ -38,7 +38,8 @@ Options:
   --top <n>            candidates ranked per query (default 20)
   --no-rerank          skip the reranking stage (and set selection)
   --no-set             no set selection: Set-Compat reads the ranking's first |G| places
-                       (by default it reads the set's members first, then the rest)
+                       (by default it reads the set's members first, then the rest, the
+                       candidates set aside for a member last)
   --only <part>        rank by one part of the first stage alone: words (BM25F) or dense (the
                        encoder), no rerank; for ablations
   --view <v>           full (default) or listing: rank over what a client lists
@@ -225,9 +226,10 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
       if (result.match) matchReported = true;
       // A request no skill should answer has no ranking metrics; its negative part is counted below.
       const metrics = q.skillIds.length ? scoreQuery(top, { required: q.skillIds, alsoOk: q.alsoOk }) : null;
-      // Set-Compat reads the set: its members first (in rank order), then the rest of the ranking.
+      // Set-Compat reads the set: its members first (in rank order), then the rest of the ranking,
+      // the candidates set aside for a member last.
       if (metrics && result.set) {
-        const setFirst = membersFirst(result.candidates, (c) => c.inSet === true).map((c) => c.skillId);
+        const setFirst = membersFirst(result.candidates, (c) => c.inSet === true, (c) => c.setAsideFor !== undefined).map((c) => c.skillId);
         metrics.set_compat = scoreQuery(setFirst, { required: q.skillIds, alsoOk: q.alsoOk }).set_compat;
       }
       if (metrics) {

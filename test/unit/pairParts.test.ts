@@ -1,9 +1,9 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
-import { asRequest, fitSentence, probeRequests, withoutNamedSubject } from '../../src/core/analysis/probes';
+import { asRequest, fitSentence, headClause, probeRequests, withoutNamedSubject } from '../../src/core/analysis/probes';
 import { distinguishingPhrases, useOtherLine } from '../../src/core/analysis/suggestions';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';
@@ -37,7 +37,8 @@ describe('probe requests', () => {
     assert.deepEqual(probes, [
       'Performs quality control on single-cell RNA-seq data (.h5ad or .h5 files) using scverse best practices',
       'Build pages with Next.js and Node.js servers',
-    ]);
+      'Performs quality control on single-cell RNA-seq data (.h5ad or .h5 files)',
+    ], 'then the main clause of a long sentence alone');
     const cut = doc('a/cut', 'cut', 'files) are read and checked for errors. Load tables from spreadsheets [and more');
     assert.deepEqual(probeRequests(cut, [], 4).map((p) => p.query), ['are read and checked for errors', 'Load tables from spreadsheets']);
   });
@@ -55,6 +56,17 @@ describe('probe requests', () => {
     const zh = doc('a/zh', 'csv-zh', '当用户需要清洗脏乱的 CSV 导出文件时使用此技能。修复编码并删除重复的行。');
     assert.deepEqual(probeRequests(zh, [], 4).map((p) => p.query), ['清洗脏乱的 CSV 导出文件', '修复编码并删除重复的行']);
     assert.equal(asRequest('the user wants to'), 'the user wants to', 'too little left: the sentence stays');
+  });
+
+  it('leave out headings about how the skill is written, and add the main clause of a long sentence', () => {
+    const d = doc('a/git-cleanup', 'git-cleanup', 'Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, squash-merged, superseded, or active work.',
+      '# Core Principle: SAFETY FIRST\n\n# 📜 MISSION\n\n# Postmortem Triggers\n');
+    assert.deepEqual(probeRequests(d, [], 3).map((p) => p.query), [
+      'Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, squash-merged, superseded, or active work',
+      'Safely analyzes and cleans up local git branches and worktrees',
+    ]);
+    assert.equal(headClause('Clean CSV files quickly'), null, 'a short sentence stays whole');
+    assert.equal(headClause('清洗 CSV 文件，修复编码，删除重复行'), null);
   });
 
   it('skip template text that many skills share', () => {
@@ -142,6 +154,17 @@ describe('copies', () => {
     const docs = [doc('a/csv', 'csv', 'Clean messy CSV files before import.', body, { version: '1.9.0' }), doc('b/csv', 'csv', 'Clean messy CSV files before import.', body, { metadata: { version: '1.10.0' } })];
     assert.match(new CopyIndex(docs, sketch).all(textSignature)[0].explanation, /b\/csv is newer \(version 1\.10\.0 vs 1\.9\.0\)/);
   });
+
+  it('says a copy in one collection is listed twice, and a copy in another is vendored, upstream named when a file says', () => {
+    const same = [doc('a/csv', 'csv', 'Clean messy CSV files before import.', body), doc('a/csv-2', 'csv', 'Clean messy CSV files before import.', body)];
+    assert.match(new CopyIndex(same, sketch).all(textSignature)[0].explanation, /Both are in the same collection, and the agent lists both: keep one/);
+    const vendored = [doc('mine/csv', 'csv', 'Clean messy CSV files before import.', body, { metadata: { source: 'https://github.com/acme/skills' } }), doc('acme/csv', 'csv', 'Clean messy CSV files before import.', body)];
+    const text = new CopyIndex(vendored, sketch).all(textSignature)[0].explanation;
+    assert.match(text, /A copy in another collection \(vendored\)/);
+    assert.match(text, /mine\/csv says it comes from https:\/\/github\.com\/acme\/skills, so acme\/csv is the upstream copy/);
+    const unknown = [vendored[1], doc('other/csv', 'csv', 'Clean messy CSV files before import.', body)];
+    assert.doesNotMatch(new CopyIndex(unknown, sketch).all(textSignature)[0].explanation, /upstream/, 'no file tells');
+  });
 });
 
 describe('closeness and suite siblings', () => {
@@ -174,6 +197,22 @@ describe('closeness and suite siblings', () => {
     assert.equal(presentsAsUmbrella(doc('a/hub', 'dev-tools', '开发工具的统一入口，根据任务路由到对应的子技能。')), true);
     assert.equal(presentsAsUmbrella(doc('a/zh', 'marketing', '营销技能合集：包含 12 个技能。')), true);
     assert.equal(presentsAsUmbrella(doc('a/s', 'suggest-awesome-github-copilot-skills', 'Suggest relevant GitHub Copilot skills from the awesome-copilot repository.')), false, '"skills" in a name is a topic here');
+  });
+});
+
+describe('sequences', () => {
+  it('two steps of one piece of work, in order, from the names and first sentences', () => {
+    const plan = doc('s/writing-plans', 'writing-plans', 'Use when you have a spec and need a plan before touching code.');
+    const exec = doc('s/executing-plans', 'executing-plans', 'Use when you have a written implementation plan to execute in a separate session.');
+    assert.equal(sequenceOf(exec, plan)?.first, 's/writing-plans', 'the spec comes before the implementation');
+    const save = doc('s/context-save', 'context-save', 'Save the current git state and decisions into a checkpoint.');
+    const restore = doc('s/context-restore', 'context-restore', 'Restore a saved checkpoint to resume the work later.');
+    assert.equal(sequenceOf(save, restore), null, 'restore names saving too: no clean split');
+    const design = doc('s/api-design', 'api-design', 'Design REST APIs: resources, versioning and errors.');
+    const build = doc('s/api-implementation', 'api-implementation', 'Implement REST endpoints in Express with validation.');
+    assert.deepEqual(sequenceOf(build, design), { first: 's/api-design', then: 's/api-implementation', words: ['design', 'implement'] });
+    const twin = doc('s/api-builder', 'api-builder', 'Implement REST endpoints with Express and validation.');
+    assert.equal(sequenceOf(build, twin), null, 'the same step twice is no sequence');
   });
 });
 

@@ -140,6 +140,8 @@ describe('features and set selection', () => {
     assert.equal(sel.size, 2, 'k8s-deploy has too small a share to join');
     assert.deepEqual(sel.rejected.map((r) => [lf.ids[r.index], lf.ids[r.partner], r.reason]), [['b/pdf-extract', 'a/pdf-extract', 'function_redundant']]);
     assert.deepEqual(membersFirst(sel.order, (i) => sel.members.includes(i)).map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report', 'b/pdf-extract', 'a/k8s-deploy']);
+    const aside = (i: number) => sel.rejected.some((r) => r.index === i);
+    assert.deepEqual(membersFirst(sel.order, (i) => sel.members.includes(i), aside).map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report', 'a/k8s-deploy', 'b/pdf-extract'], 'the set-aside copy last in the answer');
     const strict = selectSet(lf, [0.5, 0.3, 0.15, 0.05], { maxSize: 3, minShare: 0.5, minNovel: 0.05 });
     assert.equal(strict.size, 1);
   });

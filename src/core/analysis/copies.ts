@@ -179,6 +179,39 @@ function whichCopy(x: SkillDoc, y: SkillDoc, sx: CopySketch, sy: CopySketch): { 
   return { note: `${longer.id} is longer (by ${other.toLocaleString('en-US')} characters)` };
 }
 
+/** Front-matter keys (or `metadata` keys) with which a vendored copy says where it comes from. */
+const SOURCE_KEYS = ['source', 'upstream', 'origin', 'vendored_from', 'vendoredFrom', 'forked_from', 'repository', 'homepage'];
+
+/** Where a skill says it was copied from (a `source:`-like field), or undefined. */
+export function declaredSource(doc: Pick<SkillDoc, 'frontMatter'>): string | undefined {
+  const fm = doc.frontMatter;
+  const meta = fm.metadata && typeof fm.metadata === 'object' ? (fm.metadata as Record<string, unknown>) : {};
+  for (const key of SOURCE_KEYS) {
+    const v = fm[key] ?? meta[key];
+    if (typeof v === 'string' && v.trim()) return v.trim();
+  }
+  return undefined;
+}
+
+/** The top-level folder of a skill id (its collection, or repository), '' at the root. */
+const collectionOf = (id: string) => (id.includes('/') ? id.slice(0, id.indexOf('/')) : '');
+
+/**
+ * What a copy finding says, by where the copies are: two in one collection are one skill listed
+ * twice (keep one); a copy in another collection is a library vendoring another's skill, worth
+ * knowing, and says which is upstream when a file tells (a `source:` field).
+ */
+export function copyAdvice(x: SkillDoc, y: SkillDoc, what: string, note: string): string {
+  if (collectionOf(x.id) === collectionOf(y.id)) return `${what}; ${note}. Both are in the same collection, and the agent lists both: keep one, or keep both in step.`;
+  const sx = declaredSource(x);
+  const sy = declaredSource(y);
+  const upstream =
+    sx && !sy ? ` ${x.id} says it comes from ${sx}, so ${y.id} is the upstream copy;`
+    : sy && !sx ? ` ${y.id} says it comes from ${sy}, so ${x.id} is the upstream copy;`
+    : '';
+  return `${what}; ${note}. A copy in another collection (vendored):${upstream} nothing to fix unless one is edited, then keep both in step.`;
+}
+
 /** Normalised name (or description) for "same skill" candidates. */
 const nameKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}#+]+/gu, '');
 
@@ -392,7 +425,7 @@ export class CopyIndex {
       b: hy.doc.id,
       similarity: Math.max(r, listing),
       reason: 'function_redundant',
-      explanation: `${what}; ${which.note}. Keep one, or keep both in step.`,
+      explanation: copyAdvice(hx.doc, hy.doc, what, which.note),
     };
   }
 }

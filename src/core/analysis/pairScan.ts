@@ -67,7 +67,7 @@ export function scopeOf(id: string, acrossFolders: boolean): string {
   return acrossFolders || slash < 0 ? '' : id.slice(0, slash);
 }
 
-const REASONS: Record<Verdict['kind'], SkipReason> = { 'near-duplicate': 'function_redundant', variant: 'platform_exclusive', umbrella: 'granularity_mismatch' };
+const REASONS: Record<Verdict['kind'], SkipReason> = { 'near-duplicate': 'function_redundant', variant: 'platform_exclusive', umbrella: 'granularity_mismatch', sequence: 'forced_chaining' };
 
 /**
  * A signature of everything a library's findings depend on: the scan's version and options, the

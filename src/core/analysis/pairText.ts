@@ -74,6 +74,10 @@ export function pairMessage(f: PairFacts): string {
     ? `${written(da, a.name)} ${rank(da)} ${b.name} right behind it, and ${db.taken} of ${db.sent} written for ${b.name} ${rank(db)} ${a.name} right behind it; e.g. ${quoted(f.example)}.`
     : `${written(da, a.name)} also ${rank(da)} ${b.name} in the top 3${firsts(da, b.name)}, and ${db.taken} of ${db.sent} written for ${b.name} ${rank(db)} ${a.name} there${firsts(db, a.name)}; e.g. ${quoted(f.example)}.`;
   if (verdict.kind === 'variant') return `${capitalise(variantReason(verdict, a.id, b.id))}: ${both}`;
+  if (verdict.kind === 'sequence') {
+    const [first, then] = verdict.first === a.id ? [a, b] : [b, a];
+    return `Two steps of one piece of work (${verdict.words[0]} with ${first.name}, then ${verdict.words[1]} with ${then.name}): ${both}`;
+  }
   return both;
 }
 
@@ -90,6 +94,13 @@ export function sideMessage(p: PairFinding, self: SkillDoc, other: SkillDoc): st
     return d.umbrella === self.id
       ? `Umbrella over ${twin}: ${p.explanation} Say in this description which requests it hands off to ${other.name}.`
       : `${twin} is an umbrella over this skill: ${p.explanation} Say in ${other.name} which requests it hands off here, or here what this skill does that it does not.`;
+  }
+  if (d?.kind === 'sequence') {
+    const advice =
+      d.first === self.id
+        ? `Say in this description that it comes first, and that ${other.name} is the next step (${d.words[1]}); say the same in ${other.name}.`
+        : `Say in this description that it comes after ${other.name} (${d.words[0]}) and what it takes from it; say the same in ${other.name}.`;
+    return `Sequence with ${twin}: ${p.explanation} ${advice}`;
   }
   if (d?.kind === 'variant') {
     const mine = label(d.values[self.id] ?? []);

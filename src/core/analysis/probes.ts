@@ -45,7 +45,7 @@ export function withoutNamedSubject(text: string, name: string): string {
 }
 
 /** Headings that name no topic of the skill. */
-const NOT_A_TOPIC = /^(?:table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|workflow|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*)$/iu;
+const NOT_A_TOPIC = /^(?:table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|(?:core |the )?workflow|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*|what (?:this skill|it) does|how to use(?: this skill| it)?|usage|overview|examples?|instructions|notes?|tips|requirements|prerequisites|output(?: format)?|summary|introduction|purpose|when to use.*|quick ?start|installation|setup|troubleshooting|faq|概述|简介|使用方法|用法|示例|注意事项|前提条件?|何时使用.*|功能|功能说明|适用场景|使用场景|快速开始)$/iu;
 
 /**
  * A description sentence about how the skill is invoked or what it needs, or an instruction to the
@@ -154,7 +154,10 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
     .map((s) => asRequest(s.replace(PROACTIVELY, '')))
     .filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s))
     .map((s) => withoutNamedSubject(fitSentence(s), doc.name));
-  const heads = f.headings.map((h) => tidy(h)).filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h))).slice(0, 2);
+  const heads = f.headings
+    .map((h) => tidy(h.replace(PICTOGRAPHS, ' ')))
+    .filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !META_HEADING.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h)))
+    .slice(0, 2);
   const headingProbe = heads.join(hasCjk(heads.join('')) ? '，' : ', ');
   const written: Probe[] = [];
   sentences.forEach((s, i) => {
@@ -162,6 +165,37 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
     if (i === 0 && headingProbe) written.push({ query: headingProbe, source: 'heading' });
   });
   if (!sentences.length && headingProbe) written.push({ query: headingProbe, source: 'heading' });
+  // Then the main clause of each long sentence alone: a short request for the same job.
+  for (const s of sentences) {
+    const head = headClause(s);
+    if (head) written.push({ query: head, source: 'description' });
+  }
   for (const p of written) add(p.query, p.source);
   return out;
+}
+
+/** Emoji and pictographs, which no request types in a heading's place. */
+const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu;
+
+/**
+ * Headings that say how the skill is written, not what it is for ("Core Principle: SAFETY FIRST",
+ * "MISSION", "Critical Implementation Notes", "Postmortem Triggers", "Not for").
+ */
+const META_HEADING = /^(?:core principles?|principles?|critical|important|implementation notes|mission|directives?|role|persona|rules|constraints|guidelines|not for|anti-patterns?|red flags|checklist|see also|related skills?|limitations|preamble)\b|\btriggers?$|^(?:序言|原则|核心原则|规则|约束|角色|使命|注意)/iu;
+
+/** Where a long English sentence's main clause ends: before "by …", "using …", a dash, a colon or a comma. */
+const CLAUSE_END = /\s+(?:by|using|via|so that|in order to|including|such as)\s+|\s*[:;–—]\s+|\s+-\s+|,\s+/iu;
+
+/**
+ * The main clause of a long English description sentence ("Safely analyzes and cleans up local git
+ * branches and worktrees" of "… by categorizing them as merged, …"), or null: no Chinese, at least
+ * 4 words kept and 3 cut.
+ */
+export function headClause(sentence: string): string | null {
+  if (hasCjk(sentence)) return null;
+  const m = CLAUSE_END.exec(sentence);
+  if (!m || m.index === undefined) return null;
+  const head = tidy(sentence.slice(0, m.index));
+  const rest = sentence.slice(m.index + m[0].length);
+  return wordCount(head) >= 4 && wordCount(rest) >= 3 ? head : null;
 }

@@ -14,6 +14,8 @@ export interface CompetitionOptions {
   share: number;
   /** Probes each skill needs before its pair is judged. */
   minProbes: number;
+  /** Share of each side's probes that must rank the two first and second, close, for twins (default `TWIN_SHARE`). */
+  twinShare?: number;
 }
 
 /**

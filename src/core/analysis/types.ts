@@ -87,7 +87,9 @@ export type Verdict =
   | { kind: 'near-duplicate' }
   /** The same job for two platforms, languages or frameworks; `unnamed`: skills whose first sentence does not name theirs. */
   | { kind: 'variant'; family: FacetFamily | 'product'; values: Record<string, string[]>; unnamed: string[] }
-  | { kind: 'umbrella'; umbrella: string; task: string };
+  | { kind: 'umbrella'; umbrella: string; task: string }
+  /** Two steps of one piece of work: `first`'s job comes before `then`'s (`words`: the verbs that say so). */
+  | { kind: 'sequence'; first: string; then: string; words: [string, string] };
 
 /** What the probes written for one skill say about the other: sent, taken (both in the top 3), first (the other ranked first). */
 export interface ProbeDirection {

@@ -509,7 +509,7 @@ export function choosePrior(
       const lf = lists[i].features;
       const p = softmax(modelScores(m, lf, regime === 'dense').pass2);
       const sel = selectSet(lf, p, { maxSize: 3, ...m.set });
-      value += score(membersFirst(sel.order, (j) => sel.members.includes(j)), i);
+      value += score(membersFirst(sel.order, (j) => sel.members.includes(j), (j) => sel.rejected.some((r) => r.index === j)), i);
     }
     if (value > best.value + 1e-9) best = { prior, value };
   }

@@ -70,7 +70,12 @@ export function selectSet(features: ListFeatures, scores: readonly number[], opt
   return { order: byScore, members, size, rejected };
 }
 
-/** A ranking with the set's members first (in ranking order), then the rest: what Set-Compat reads. */
-export function membersFirst<T>(ranking: readonly T[], isMember: (item: T) => boolean): T[] {
-  return [...ranking.filter(isMember), ...ranking.filter((x) => !isMember(x))];
+/**
+ * The set as the router answers it, what Set-Compat reads: the members first (in ranking order),
+ * then the rest of the ranking in its order, the candidates set aside for a member (which the
+ * answer says not to use beside it) last.
+ */
+export function membersFirst<T>(ranking: readonly T[], isMember: (item: T) => boolean, isSetAside: (item: T) => boolean = () => false): T[] {
+  const rest = ranking.filter((x) => !isMember(x));
+  return [...ranking.filter(isMember), ...rest.filter((x) => !isSetAside(x)), ...rest.filter(isSetAside)];
 }
