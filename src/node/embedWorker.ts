@@ -23,10 +23,9 @@ const { folder, options } = workerData as EmbedWorkerData;
 const loading = OnnxEmbedder.load(folder, { ...options, logger });
 loading.then(
   (embedder) => post({ type: 'ready', info: embedder.info }),
-  (err: unknown) => {
-    post({ type: 'loadFailed', error: toWireError(err) });
-    port.close();
-  },
+  // The thread stays until the parent, having read why, terminates it: were it to end here, its
+  // exit could reach the parent before this message, and the parent would say only "exited".
+  (err: unknown) => post({ type: 'loadFailed', error: toWireError(err) }),
 );
 
 port.on('message', (msg: ToEmbedWorker) => {

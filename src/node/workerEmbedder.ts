@@ -207,6 +207,7 @@ export class WorkerEmbedder implements Embedder {
         await this.loaded();
       } catch (err) {
         this.fail(`the embedding worker could not start afresh (${(err as Error).message})`);
+        await this.worker.terminate();
       }
       this.settle();
     })().finally(() => (this.recycling = undefined));

@@ -172,6 +172,21 @@ describe('WorkerEmbedder (OnnxEmbedder in a worker thread)', function () {
     }
   });
 
+  it('a worker whose model fails to load waits to be terminated, so its reason always arrives before its exit', async () => {
+    const { Worker: Thread } = await import('node:worker_threads');
+    const dir = copy(TINY, (d) => writeFileSync(join(d, 'manifest.json'), '{"id": '));
+    const worker = new Thread(embedWorkerFile()!, { workerData: { folder: dir, options: {} } });
+    let exited = false;
+    worker.on('exit', () => (exited = true));
+    const reason = await new Promise<{ type: string }>((resolve) => worker.on('message', (m: { type: string }) => m.type === 'loadFailed' && resolve(m)));
+    assert.equal(reason.type, 'loadFailed');
+    // Were the thread to end by itself after posting, the parent could read "exited (code 0)" first.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(exited, false, 'the thread is still there after its reason');
+    await worker.terminate();
+    assert.equal(exited, true);
+  });
+
   it('rejects pending and later calls with a clear error when the worker dies', async () => {
     const embedder = await WorkerEmbedder.load(MODEL);
     try {
