@@ -42,6 +42,12 @@ export function skillRefFor(root: string, file: string, exclude: readonly string
 /** Stamps taken between two turns of the event loop (see `FsWorkspace.stamp`). */
 const STAMPS_PER_TURN = 64;
 
+/** Whether `target` is `root` or lies under it (both real paths). */
+function within(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 export class FsWorkspace implements SkillWorkspace {
   readonly root: string;
   private readonly skip: Set<string>;
@@ -104,6 +110,11 @@ export class FsWorkspace implements SkillWorkspace {
           problems.push({ path: rel || '.', message: 'symbolic link loop: it points to a folder that contains it; not followed' });
           return;
         }
+        // What lies outside the library is never read, indexed or shown (read_skill refuses it too).
+        if (!within(rootReal, real)) {
+          problems.push({ path: rel, message: `symbolic link to a folder outside the library (${real}): not read; copy the skill into the library to index it` });
+          return;
+        }
       }
       // A second way into a folder already listed is not a problem.
       if (visited.has(real)) return;
@@ -134,6 +145,13 @@ export class FsWorkspace implements SkillWorkspace {
             continue;
           }
           isFile = st.isFile();
+          if (isFile && e.name === SKILL_FILE) {
+            const target = await fs.realpath(child).catch(() => child);
+            if (!within(rootReal, target)) {
+              problems.push({ path: childRel, message: `symbolic link to a file outside the library (${target}): not read; copy the skill into the library to index it` });
+              continue;
+            }
+          }
         }
         if (isDir) {
           if (!this.skip.has(e.name)) subdirs.push(walk(child, childRel, undefined, path.join(real, e.name)));

@@ -62,6 +62,32 @@ describe('FsWorkspace', () => {
     assert.ok(problems.some((p) => p.path === 'dangling' && /broken/.test(p.message)));
   });
 
+  it('never reads what lies outside the library: a linked skill folder or SKILL.md there is a problem, not a skill', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'sr-outside-'));
+    try {
+      write(outside, 'away/SKILL.md', ok('away'));
+      write(outside, 'file/SKILL.md', ok('file'));
+      write(root, 'inside/SKILL.md', ok('inside'));
+      symlinkSync(path.join(outside, 'away'), path.join(root, 'away'));
+      mkdirSync(path.join(root, 'file'));
+      symlinkSync(path.join(outside, 'file', 'SKILL.md'), path.join(root, 'file', 'SKILL.md'));
+      // A link that stays inside the library is an alias, as before.
+      symlinkSync(path.join(root, 'inside'), path.join(root, 'alias'));
+      const { files, problems } = await new FsWorkspace(root).list();
+      assert.deepEqual(files.map((f) => f.id), ['inside']);
+      assert.deepEqual(problems.map((p) => p.path), ['away', 'file/SKILL.md']);
+      assert.ok(problems.every((p) => /outside the library .*: not read; copy the skill into the library/.test(p.message)), JSON.stringify(problems));
+      const svc = await openLibrary({ root, noModel: true, cacheDir: path.join(root, '.cache') });
+      await svc.index();
+      assert.deepEqual(svc.skills().map((d) => d.id), ['inside'], 'the engine indexes only what is inside');
+      const routed = await svc.route('away skill', { k: 5 });
+      assert.ok(routed.candidates.every((c) => c.skillId === 'inside'));
+      await svc.dispose();
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('indexes the good skills when others are huge, binary, non-UTF-8 or unreadable', async () => {
     write(root, 'good/SKILL.md', ok('good'));
     write(root, 'huge/SKILL.md', `${ok('huge')}${'x'.repeat(10 * 1024 * 1024)}`);

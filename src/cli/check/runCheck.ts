@@ -38,6 +38,9 @@ import {
 } from './config';
 import { cachedPairFindings, checkPairFindings } from './pairs';
 import { PAIR_CODES } from '../../core/analysis/findings';
+
+/** How the walk words a link it did not follow out of the library (node/fsWorkspace.ts). */
+const OUTSIDE_LIBRARY = /^symbolic link to a (?:folder|file) outside the library/;
 import { FORMATS, FORMATTERS, isFormat } from './formatters';
 import { reachGateFindings } from './reachGate';
 import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
@@ -248,7 +251,9 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       const file = m && !rootIsDir ? m[1] : path.isAbsolute(failure.path) ? failure.path : path.resolve(root, failure.path);
       if (staged && !changed?.allTests && rootIsDir && !staged.has(file)) continue;
       const at = { line: m && !rootIsDir ? Number(m[2]) - 1 : 0, character: 0 };
-      findings.push({ file: show(file), skillId: null, code: 'file.unreadable', severity: 'error', message: failure.message, range: { start: at, end: at } });
+      // A link out of the library is left out on purpose (nothing outside is read): information.
+      const outside = OUTSIDE_LIBRARY.test(failure.message);
+      findings.push({ file: show(file), skillId: null, code: outside ? 'file.outside-library' : 'file.unreadable', severity: outside ? 'info' : 'error', message: failure.message, range: { start: at, end: at } });
     }
 
     // The reach gate: skills whose requests the client's listing loses (config `reach`).

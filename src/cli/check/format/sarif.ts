@@ -14,6 +14,7 @@ const RULE_TEXT: Record<string, string> = {
   'budget.listing-over': "The names and descriptions of all skills exceed a client's listing budget.",
   'evals.invalid-file': 'A trigger-eval file inside a skill could not be read.',
   'file.unreadable': 'A skill file could not be read or parsed.',
+  'file.outside-library': 'A skill folder or SKILL.md is a link to outside the library: not read.',
   'skill.unreachable': "Too few of a skill's requests reach it first in a client's listing (name and listed description), below the config's reach.min.",
 };
 
