@@ -68,7 +68,10 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
   const nameRange = fm.keyRanges.name;
   const nameDiags = ours.filter((d) => d.code === 'frontmatter.name-mismatch' || d.code === 'frontmatter.name-missing');
   const mismatch = input.folderName !== undefined && (typeof name !== 'string' || name.trim() !== input.folderName);
-  if (mismatch && (nameDiags.length || (nameRange && overlaps(nameRange, input.range)))) {
+  // Only a folder name that is itself a valid name (`android--virtual-agent` is not: consecutive
+  // hyphens) may be written into `name`: a quick fix never makes a new error.
+  const folderIsName = input.folderName !== undefined && suggestName(input.folderName) === input.folderName;
+  if (mismatch && folderIsName && (nameDiags.length || (nameRange && overlaps(nameRange, input.range)))) {
     const edits = setNameEdit(text, input.folderName!);
     if (edits) {
       actions.push({

@@ -3,6 +3,7 @@ import type { TextEdit } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseFrontMatter } from '../../src/core/parse/frontMatter';
 import { codeActions } from '../../src/server/codeActions';
+import { validateFrontMatter } from '../../src/core/parse/validate';
 import {
   addDescriptionLineEdit,
   descriptionLimit,
@@ -113,6 +114,22 @@ describe('code actions', () => {
     assert.equal(a.title, 'Set name to the folder name "pdf-tools"');
     assert.equal(a.isPreferred, true);
     assert.equal(codeActions({ ...base, text, range: line(2), diagnostics: [] }).length, 0);
+  });
+
+  it('every name fix yields a name the checks pass; none writes a folder name the spec rejects', () => {
+    const nameCodes = /^frontmatter\.name-(?:chars|case|hyphen|empty|too-long)$/;
+    for (const [folder, name] of [['android--virtual-agent', 'Android Virtual Agent'], ['android--virtual-agent', 'android-virtual-agent'], ['pdf-tools', 'PDF Tools'], ['pdf-tools', 'pdf-tool']] as const) {
+      const text = `---\nname: ${name}\ndescription: d\n---\n`;
+      const findings = validateFrontMatter(parseFrontMatter(text), folder);
+      const diagnostics = findings.map((f) => ({ range: f.range, message: f.message, code: f.code, source: 'skill-router' }));
+      const actions = codeActions({ uri: `file:///lib/${folder}/SKILL.md`, folderName: folder, annotations: true, text, range: line(1), diagnostics });
+      for (const a of actions.filter((x) => x.title.startsWith('Set name'))) {
+        const edits = a.edit!.changes![`file:///lib/${folder}/SKILL.md`];
+        const after = validateFrontMatter(parseFrontMatter(apply(text, edits)), folder);
+        assert.deepEqual(after.filter((f) => nameCodes.test(f.code)).map((f) => f.code), [], `${folder} / ${name}: "${a.title}" leaves a name error`);
+      }
+      if (folder === 'android--virtual-agent') assert.ok(!actions.some((a) => a.title.includes('folder name')), 'the folder name breaks the spec: not offered');
+    }
   });
 
   it('trims with a preview (change annotation that needs confirmation)', () => {
