@@ -13,6 +13,7 @@ import { describeRouter, openLibrary } from '../node/library';
 import { runCheck } from './check/runCheck';
 import { runEval } from './eval';
 import { runHook } from './hook';
+import { runDiff } from './diff';
 import { runMcp } from './mcp';
 import { runReachCommand } from './reach';
 import { skipPhrase } from './routeAnswer';
@@ -32,6 +33,7 @@ Commands:
   reach --library <dir>               Per skill: requests that find it in full text and in a client's listing
   mcp --library <dir>                 MCP server over stdio for agents (search_skills, read_skill, list_skills)
   hook --library <dir>                Prompt hook: the routed skills for the prompt on stdin, as context
+  diff --base <git-ref>               What a change does to routing: requests that move, tests that break
 
 Common options:
   --library <dir|file.jsonl>   Skill library (default: current folder)
@@ -84,6 +86,8 @@ async function runCommand(io: CliIo, deps: Deps): Promise<number> {
         return await runMcp(rest, io, deps);
       case 'hook':
         return await runHook(rest, io, deps);
+      case 'diff':
+        return await runDiff(rest, io, deps);
       case '--version':
       case '-v':
         io.stdout(`${version}\n`);
