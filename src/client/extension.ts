@@ -4,6 +4,7 @@
  * for a restart when a setting the server reads at start-up changes.
  */
 import * as path from 'node:path';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
@@ -15,7 +16,7 @@ import {
   type IndexStatus,
   type InitializationOptions,
 } from '../shared/protocol';
-import { mcpConfigSnippet } from './mcpConfig';
+import { launcherScript, MCP_LAUNCHER, mcpConfigSnippet } from './mcpConfig';
 import { openQueryPanel, registerQueryPanelSerializer, type QueryPanelHost } from './queryPanelHost';
 import { IndexNotification } from './indexNotification';
 import { listingPickItems, listingPickTitle } from './listingPick';
@@ -125,6 +126,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const notice = new IndexNotification(() => void client?.sendNotification(CancelIndexNotification).catch(() => undefined));
   context.subscriptions.push(log, status, notice);
   const host: QueryPanelHost = { context, client: () => client, log };
+  // A launcher copied into an agent's MCP settings earlier now points at this version.
+  const launcher = path.join(context.globalStorageUri.fsPath, MCP_LAUNCHER);
+  if (fs.existsSync(launcher)) fs.promises.writeFile(launcher, launcherScript(context.extensionPath)).catch((err: Error) => log.warn(`MCP launcher: ${err.message}`));
 
   const restart = async () => {
     try {
@@ -157,7 +161,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const folders = vscode.workspace.workspaceFolders ?? [];
       const folder = folders.length > 1 ? await vscode.window.showWorkspaceFolderPick({ placeHolder: 'The skill library the agent should search' }) : folders[0];
       if (!folder) return void vscode.window.showWarningMessage('Skill Router: open the folder of a skill library first.');
-      await vscode.env.clipboard.writeText(mcpConfigSnippet(context.asAbsolutePath(path.join('dist', 'cli.js')), folder.uri.fsPath));
+      // A launcher in global storage, not the versioned extension folder, which the next update removes.
+      const launcher = path.join(context.globalStorageUri.fsPath, MCP_LAUNCHER);
+      await fs.promises.mkdir(path.dirname(launcher), { recursive: true });
+      await fs.promises.writeFile(launcher, launcherScript(context.extensionPath));
+      await vscode.env.clipboard.writeText(mcpConfigSnippet(launcher, folder.uri.fsPath));
       void vscode.window.showInformationMessage(
         'Skill Router: MCP configuration copied. Paste it into .mcp.json (Claude Code) or .cursor/mcp.json (Cursor); in .vscode/mcp.json put the entry under "servers". It runs `node` (20 or later) from your PATH.',
       );
