@@ -74,6 +74,14 @@ describe('cli: diff, what a change does to routing', function () {
     assert.match(md.stdout, /\| speed up a slow SQL query with an index \(lib\/skill-router\.tests\.yaml:1\) \| pass \| \*\*fail\*\* \|/);
     assert.match(md.stdout, /<details><summary>\d+ requests? that now go to another skill first<\/summary>/);
     assert.equal((await diff('--max-moved', '100')).code, 1, 'the broken test fails it whatever the movement');
+
+    // check --base: the check's report, then the diff; the broken test fails the check.
+    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
+    const out = { stdout: '', stderr: '' };
+    const code = await main({ argv: ['check', '--library', 'lib', '--no-model', '--quiet', '--cache', join(dir, '.cache'), '--base', 'HEAD'], cwd: dir, stdout: (x) => void (out.stdout += x), stderr: (x) => void (out.stderr += x), env: {} });
+    assert.equal(code, 1, out.stderr);
+    assert.match(out.stdout, /^Routing diff of .*lib: HEAD -> working tree/m);
+    assert.match(out.stdout, /"speed up a slow SQL query with an index": pass -> fail/);
   });
 
   it('names what is wrong: no --base, an unknown ref', async () => {

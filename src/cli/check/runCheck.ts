@@ -38,6 +38,15 @@ import {
 } from './config';
 import { cachedPairFindings, checkPairFindings } from './pairs';
 import { PAIR_CODES } from '../../core/analysis/findings';
+import { runDiff } from '../diff';
+
+/** The engine flags of a parsed command line, as arguments again (for the diff `check --base` runs). */
+function engineArgs(values: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of ['model', 'cache', 'device', 'threads', 'reranker', 'adapter']) if (typeof values[key] === 'string') out.push(`--${key}`, values[key] as string);
+  for (const key of ['no-model', 'no-bridge', 'no-adapter', 'quiet', 'verbose']) if (values[key] === true) out.push(`--${key}`);
+  return out;
+}
 
 /** How the walk words a link it did not follow out of the library (node/fsWorkspace.ts). */
 const OUTSIDE_LIBRARY = /^symbolic link to a (?:folder|file) outside the library/;
@@ -57,6 +66,9 @@ Options:
   --library <path>     skill folder or .jsonl library (default: config "library", else its folder)
   --format <name>      text (default), json, sarif or junit
   --changed-only       only tests and findings of skills changed in the staged git diff
+  --base <git-ref>     also print the routing diff against that ref (skill-router diff), and fail
+                       when a test that passed there fails now;  --max-moved <n>  or when more
+                       than n requests change their first skill
   --profile <ids>      client profiles for findings: spec, claude-code, copilot, codex (repeat or comma-separate)
   --top <n>            N of "in the top N" for tests without their own (default: config "top", else 5)
   --strict             warnings fail the check too
@@ -107,6 +119,8 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
             library: { type: 'string' },
             format: { type: 'string' },
             'changed-only': { type: 'boolean' },
+            base: { type: 'string' },
+            'max-moved': { type: 'string' },
             strict: { type: 'boolean' },
             top: { type: 'string' },
             'no-rerank': { type: 'boolean' },
@@ -302,7 +316,23 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       strict: values.strict ?? false,
     };
     io.stdout(FORMATTERS[format](report));
-    return summarizeCheck(report).exitCode === 0 ? EXIT_OK : EXIT_FINDINGS;
+    let exit = summarizeCheck(report).exitCode === 0 ? EXIT_OK : EXIT_FINDINGS;
+    // --base: the routing diff against a git ref too (text after the report; fails on a broken
+    // test or more than --max-moved requests moved).
+    if (values.base !== undefined) {
+      if (format !== 'text') throw new UsageError('--base prints the routing diff as text: use it with --format text, or run `skill-router diff --format json`');
+      if (!rootIsDir) throw new UsageError('--base needs a library folder in a git repository');
+      await service?.dispose().catch(() => undefined);
+      service = undefined;
+      const diffArgs = ['--base', values.base, '--library', root, ...(values['max-moved'] !== undefined ? ['--max-moved', values['max-moved']] : []), ...engineArgs(values)];
+      io.stdout('\n');
+      const code = await runDiff(diffArgs, io, deps);
+      if (code === EXIT_FAILURE) return code;
+      if (code !== EXIT_OK) exit = EXIT_FINDINGS;
+    } else if (values['max-moved'] !== undefined) {
+      throw new UsageError('--max-moved limits the routing diff: use it with --base <git-ref>');
+    }
+    return exit;
   } catch (err) {
     if (err instanceof UsageError) io.stderr(`skill-router check: ${err.message}\n`);
     else {

@@ -37,14 +37,17 @@ export function rankOf(r: ScopedRanking, id: string): number {
 
 /**
  * Whether a routed probe ranks both skills within the top 3, the other close to the one it was
- * written for (in a small library every skill is in the top 3; one the request does not touch
- * is not close).
+ * written for and judged relevant to the request (in a small library every skill is in the top
+ * 3; one the request does not touch is neither).
  */
 export function both(r: ScopedRanking, x: string, y: string): boolean {
   const rx = rankOf(r, x);
   const ry = rankOf(r, y);
   if (!rx || !ry || rx > TOP || ry > TOP) return false;
-  return r.close[(r.for === x ? ry : rx) - 1];
+  // The other one must be relevant to the request too: in a small library a skill the request
+  // does not need is in the top 3 for want of others, and its cosine can still look close.
+  const other = (r.for === x ? ry : rx) - 1;
+  return r.close[other] && r.relevant?.[other] !== false;
 }
 
 /**
@@ -343,7 +346,9 @@ export function judgeCompetition(
   // each side's requests rank the two first and second, close (twins: the reranker puts the one a
   // request was written from first, whichever it is, and the other right behind it).
   const strong = Math.min(shareX, shareY) >= STRONG_SHARE && Math.min(xy.sent, yx.sent) >= 2;
-  if (xy.first + yx.first < 1 && !strong && !twins(xy, yx, opts.twinShare)) return null;
+  // In a library of a few skills any two rank first and second: there every request must say so.
+  const twinShare = profiles.size < SMALL_POOL ? 1 : (opts.twinShare ?? TWIN_SHARE);
+  if (xy.first + yx.first < 1 && !strong && !twins(xy, yx, twinShare)) return null;
   // Two jobs of one suite (arize-dataset, arize-experiment) share the suite's words, so their
   // requests meet; when each first sentence says its own job, the agent has what it needs.
   if (saysItsOwnJobFirst(x, y, analyser)) return null;

@@ -424,6 +424,8 @@ class Scan {
     const scope = scopeOf(doc.id, this.opts.acrossFolders);
     const ids: string[] = [];
     const close: boolean[] = [];
+    const relevant: boolean[] = [];
+    const floor = ranking.floor ?? null;
     const self = ranking.candidates.find((c) => c.id === doc.id);
     const pool = ranking.candidates.length;
     // A small pool without an encoder is judged on the raw word scores (see closeTo).
@@ -432,6 +434,7 @@ class Scan {
       if (scope && scopeOf(c.id, false) !== scope) continue;
       ids.push(c.id);
       close.push(c.id === doc.id || closeTo(self, c, pool, words));
+      relevant.push(floor === null || c.relevance === null || c.relevance === undefined || c.relevance >= floor);
       if (ids.length >= KEPT) break;
     }
     const routed: ScopedRanking = {
@@ -440,6 +443,7 @@ class Scan {
       for: doc.id,
       ids,
       close,
+      ...(floor !== null ? { relevant } : {}),
       ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
     };
     this.rankings.set(this.probeKey(doc, probe), routed);

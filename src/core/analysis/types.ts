@@ -55,6 +55,11 @@ export interface ScopedRanking {
    * all its mass on one skill even when two do the same job, so closeness is read before it.
    */
   close: boolean[];
+  /**
+   * For each of `ids`, whether the router judged it relevant to the request (calibrated relevance
+   * at or above the floor); absent without a relevance model (then every one counts).
+   */
+  relevant?: boolean[];
   /** The request in bridged English, for a Chinese request. */
   readAs?: string;
 }
