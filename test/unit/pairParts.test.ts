@@ -60,7 +60,7 @@ describe('probe requests', () => {
 
   it('leave out headings about how the skill is written, and add the main clause of a long sentence', () => {
     const d = doc('a/git-cleanup', 'git-cleanup', 'Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, squash-merged, superseded, or active work.',
-      '# Core Principle: SAFETY FIRST\n\n# 📜 MISSION\n\n# Postmortem Triggers\n');
+      '# Core Principle: SAFETY FIRST\n\n# 📜 MISSION\n\n# Postmortem Triggers\n\n# Step 1: Validate the input\n\n# 步骤 2：检测项目类型\n');
     assert.deepEqual(probeRequests(d, [], 3).map((p) => p.query), [
       'Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, squash-merged, superseded, or active work',
       'Safely analyzes and cleans up local git branches and worktrees',

@@ -425,9 +425,11 @@ class Scan {
     const ids: string[] = [];
     const close: boolean[] = [];
     const relevant: boolean[] = [];
-    const floor = ranking.floor ?? null;
-    const self = ranking.candidates.find((c) => c.id === doc.id);
+    // In a small pool any skill is in the top 3 for want of others: there the other one must also
+    // be judged relevant to the request. In a large one its place among hundreds says enough.
     const pool = ranking.candidates.length;
+    const floor = pool < SMALL_POOL ? (ranking.floor ?? null) : null;
+    const self = ranking.candidates.find((c) => c.id === doc.id);
     // A small pool without an encoder is judged on the raw word scores (see closeTo).
     const words = pool < SMALL_POOL && self?.dense === null ? this.wordScores(probe.query) : undefined;
     for (const c of ranking.candidates) {

@@ -181,7 +181,7 @@ const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu;
  * Headings that say how the skill is written, not what it is for ("Core Principle: SAFETY FIRST",
  * "MISSION", "Critical Implementation Notes", "Postmortem Triggers", "Not for").
  */
-const META_HEADING = /^(?:core principles?|principles?|critical|important|implementation notes|mission|directives?|role|persona|rules|constraints|guidelines|not for|anti-patterns?|red flags|checklist|see also|related skills?|limitations|preamble)\b|\btriggers?$|^(?:序言|原则|核心原则|规则|约束|角色|使命|注意)/iu;
+const META_HEADING = /^(?:core principles?|principles?|critical|important|implementation notes|mission|directives?|role|persona|rules|constraints|guidelines|not for|anti-patterns?|red flags|checklist|see also|related skills?|limitations|preamble|(?:step|phase|stage|part)\s*\d+)\b|\btriggers?$|^(?:序言|原则|核心原则|规则|约束|角色|使命|注意|步骤\s*\d+|第\s*[\d一二三四五六七八九十]+\s*[步阶])/iu;
 
 /** Where a long English sentence's main clause ends: before "by …", "using …", a dash, a colon or a comma. */
 const CLAUSE_END = /\s+(?:by|using|via|so that|in order to|including|such as)\s+|\s*[:;–—]\s+|\s+-\s+|,\s+/iu;
