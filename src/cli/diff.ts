@@ -36,6 +36,7 @@ per client. Made for pull requests: --format markdown writes a comment or a job 
 Options:
   --base <ref>         the git ref to compare with (a branch, tag or commit), required
   --head <ref>         compare with this ref instead of the working tree
+  --staged             compare with what is staged (the next commit), for a pre-commit hook
   --library <dir>      the skill folder (default: the current folder)
   --tests <file>       routing tests (default: skill-router.tests.yaml etc. in the library)
   --queries <file>     more requests, one JSON object with "query" per line (repeatable)
@@ -220,17 +221,26 @@ export async function runDiff(args: string[], io: CliIo, deps: LibraryDeps): Pro
     const baseLib = path.join(baseRoot, rel);
     mkdirSync(baseLib, { recursive: true });
     let headLib = headRoot;
-    if (values.head) {
+    if (values.head && values.staged) throw new UsageError('--head and --staged exclude each other: compare with a ref, or with what is staged');
+    if (values.staged) {
+      // What the next commit holds: the index, not the working tree.
+      const dir = path.join(work, 'head');
+      mkdirSync(dir, { recursive: true });
+      await execFileP('git', ['checkout-index', '--all', `--prefix=${dir}${path.sep}`], { cwd: repo, maxBuffer: 64 * 1024 * 1024 });
+      headLib = path.join(dir, rel);
+      mkdirSync(headLib, { recursive: true });
+    } else if (values.head) {
       await materialise(repo, rel, values.head, path.join(work, 'head'));
       headLib = path.join(work, 'head', rel);
       mkdirSync(headLib, { recursive: true });
     }
     const headOpts = engineOptions(values, io, headLib);
+    const headLabel = values.head ?? (values.staged ? 'staged' : 'working tree');
     const cacheDir = headOpts.cacheDir ?? defaultCacheDir(headRoot);
     // The base keeps its own cache beside the head's: its vectors are the same text's (content-keyed).
     const sides = [
       { label: values.base, root: baseLib, opts: { ...engineOptions(values, io, baseLib), cacheDir: path.join(cacheDir, 'diff-base') } },
-      { label: values.head ?? 'working tree', root: headLib, opts: { ...headOpts, cacheDir: values.head ? path.join(cacheDir, 'diff-head') : cacheDir } },
+      { label: headLabel, root: headLib, opts: { ...headOpts, cacheDir: values.head || values.staged ? path.join(cacheDir, 'diff-head') : cacheDir } },
     ];
     const opened: { service: SkillService; tests: RoutingTest[] }[] = [];
     for (const side of sides) {
@@ -256,7 +266,7 @@ export async function runDiff(args: string[], io: CliIo, deps: LibraryDeps): Pro
     // The head's tests judge both sides (a test the change adds is judged before it too); then the base's.
     const requests = requestsOf([...head.tests, ...base.tests], [...head.service.skills(), ...base.service.skills()], queries);
     const defaultTop = 5;
-    if (!values.quiet) io.stderr(`diff: routing ${requests.length} requests over ${base.service.skills().length} skills at ${values.base} and ${head.service.skills().length} in the ${values.head ?? 'working tree'}\n`);
+    if (!values.quiet) io.stderr(`diff: routing ${requests.length} requests over ${base.service.skills().length} skills at ${values.base} and ${head.service.skills().length} in ${headLabel}\n`);
     const [ba, ha] = [await answer(base.service, requests, defaultTop), await answer(head.service, requests, defaultTop)];
     const compared = compareAnswers(requests, ba, ha);
     const baseIds = new Map(base.service.skills().map((d) => [d.id, d.hash]));
@@ -268,7 +278,7 @@ export async function runDiff(args: string[], io: CliIo, deps: LibraryDeps): Pro
     const budgets = effectiveBudgets(undefined);
     const diff: RoutingDiff = {
       base: values.base,
-      head: values.head ?? 'working tree',
+      head: headLabel,
       library: show(headRoot),
       requests: requests.length,
       skills: {
@@ -306,6 +316,7 @@ function parseDiffArgs(args: string[]) {
       ...ENGINE_OPTIONS,
       base: { type: 'string' },
       head: { type: 'string' },
+      staged: { type: 'boolean' },
       library: { type: 'string' },
       tests: { type: 'string' },
       queries: { type: 'string', multiple: true },

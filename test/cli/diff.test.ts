@@ -84,6 +84,19 @@ describe('cli: diff, what a change does to routing', function () {
     assert.match(out.stdout, /"speed up a slow SQL query with an index": pass -> fail/);
   });
 
+  it('--staged compares what the next commit holds, not the working tree', async () => {
+    // The edits of the test above are in the working tree, none staged: nothing moves.
+    const clean = await diff('--staged', '--format', 'json');
+    assert.equal(clean.code, 0, clean.stderr);
+    assert.equal((JSON.parse(clean.stdout) as RoutingDiff).moved.length, 0);
+    assert.equal((JSON.parse(clean.stdout) as RoutingDiff).head, 'staged');
+    git('add', 'lib/chart-maker');
+    const staged = JSON.parse((await diff('--staged', '--format', 'json')).stdout) as RoutingDiff;
+    assert.deepEqual(staged.skills.added, ['chart-maker'], 'only the staged twin');
+    assert.deepEqual(staged.skills.removed, []);
+    assert.ok(staged.moved.length >= 1 && staged.moved.every((m) => m.to === 'chart-maker'));
+  });
+
   it('names what is wrong: no --base, an unknown ref', async () => {
     const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
     let err = '';
