@@ -82,7 +82,7 @@ export interface RoutingDiff {
   skills: { base: number; head: number; added: string[]; removed: string[]; changed: string[] };
   moved: { query: string; source: DiffRequest['source']; from: string | null; to: string | null; fromScore: number | null; toScore: number | null }[];
   bySkill: { id: string; before: number; after: number; gained: string[]; lost: string[] }[];
-  tests: { query: string; file: string; line: number; before: boolean; after: boolean; problems: string[] }[];
+  tests: { query: string; file: string; line: number; before: boolean; after: boolean }[];
   findings: { added: PairFinding[]; removed: PairFinding[] };
   budgets: { client: string; budget: number; before: number; after: number }[];
 }
@@ -104,7 +104,7 @@ export function compareAnswers(requests: readonly DiffRequest[], base: readonly 
       if (h.first) count(h.first).gained.push(r.query);
     }
     if (r.test && b.passed !== undefined && h.passed !== undefined && b.passed !== h.passed) {
-      tests.push({ query: r.query, file: r.test.file, line: r.test.line, before: b.passed, after: h.passed, problems: [] });
+      tests.push({ query: r.query, file: r.test.file, line: r.test.line, before: b.passed, after: h.passed });
     }
   });
   // The biggest movements first: requests by the larger score of the two, skills by net change.

@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { SKIP_DIRS } from '../node/fsWorkspace';
+import { SKIP_DIRS, within } from '../node/fsWorkspace';
 
 /** Bytes of one file returned; a longer file is cut (the agent can read the rest with its own tools). */
 export const MAX_FILE_BYTES = 256 * 1024;
@@ -26,11 +26,6 @@ export interface FolderListing {
 }
 
 /** Whether `child` is `parent` or inside it (both absolute and resolved). */
-function within(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 /**
  * A relative file path as sent by a client, checked and normalised: no absolute paths, no `..`
  * out of the skill folder, no NUL; `\` read as `/`.

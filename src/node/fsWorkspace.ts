@@ -43,7 +43,7 @@ export function skillRefFor(root: string, file: string, exclude: readonly string
 const STAMPS_PER_TURN = 64;
 
 /** Whether `target` is `root` or lies under it (both real paths). */
-function within(root: string, target: string): boolean {
+export function within(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }

@@ -39,6 +39,11 @@ import {
 import { cachedPairFindings, checkPairFindings } from './pairs';
 import { PAIR_CODES } from '../../core/analysis/findings';
 import { runDiff } from '../diff';
+import { FORMATS, FORMATTERS, isFormat } from './formatters';
+import { reachGateFindings } from './reachGate';
+import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
+import { summarizeCheck, type CheckFinding, type CheckReport } from './report';
+import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from './routingTests';
 
 /** The engine flags of a parsed command line, as arguments again (for the diff `check --base` runs). */
 function engineArgs(values: Record<string, unknown>): string[] {
@@ -50,11 +55,6 @@ function engineArgs(values: Record<string, unknown>): string[] {
 
 /** How the walk words a link it did not follow out of the library (node/fsWorkspace.ts). */
 const OUTSIDE_LIBRARY = /^symbolic link to a (?:folder|file) outside the library/;
-import { FORMATS, FORMATTERS, isFormat } from './formatters';
-import { reachGateFindings } from './reachGate';
-import { judgeTest, relevanceVerdict, resolveSkillRef, type TestOutcome } from './judge';
-import { summarizeCheck, type CheckFinding, type CheckReport } from './report';
-import { keyLines, parseRoutingTests, parseTriggerEvals, type RoutingTest } from './routingTests';
 
 export const CHECK_USAGE = `Usage: skill-router check [options]
 
