@@ -168,10 +168,12 @@ function describe(r: PanelResult, profileId: ProfileId): HTMLElement {
  * "full text #1 · as Claude Code lists it #7", and why it ranks lower there: what the listing
  * keeps of the description, and the request's words only the body has (measured by the server).
  */
-function listingRank(r: PanelResult, listing: PanelListing | undefined, profile: ProfileId): Child {
-  const lr = listing?.ranks.find((x) => x.uri === r.uri);
+function listingRank(r: PanelResult, listing: PanelListing | undefined, profile: ProfileId, shared: string | null): Child {
+  const found = listing?.ranks.find((x) => x.uri === r.uri);
   // Ranks of another client's listing than the selected profile's are not shown.
-  if (!listing || !lr || listingClientOf(profile) !== listing.client) return null;
+  if (!listing || !found || listingClientOf(profile) !== listing.client) return null;
+  // The reason several results share (the listing's budget) is said once, above the results.
+  const lr = shared !== null && found.why === shared ? { ...found, why: undefined } : found;
   const where = lr.omitted ? 'not listed' : lr.rank === null ? `not in the first ${lr.depth}` : `#${lr.rank}`;
   const lower = lr.rank === null || lr.rank > r.rank;
   // Key words only matter where the listing ranks it lower; a cut or a drop is worth saying anyway.
@@ -182,6 +184,21 @@ function listingRank(r: PanelResult, listing: PanelListing | undefined, profile:
     h('span', { class: 'ranks' }, `full text #${r.rank} · as ${listing.label} lists it ${where}`),
     reasons.length ? h('span', { class: 'why' }, ` — ${reasons.join('; ')}`) : null,
   );
+}
+
+/**
+ * The listing's reason that two or more of the shown results share (the library over the client's
+ * budget), said once above the results instead of on every card; null when there is none.
+ */
+function sharedListingReason(last: RouteSummary, profile: ProfileId): string | null {
+  const listing = last.listing;
+  if (!listing || listingClientOf(profile) !== listing.client) return null;
+  const shown = new Set(last.results.map((r) => r.uri));
+  const counts = new Map<string, number>();
+  for (const lr of listing.ranks) if (lr.why && shown.has(lr.uri)) counts.set(lr.why, (counts.get(lr.why) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [why, n] of counts) if (n >= 2 && (best === null || n > counts.get(best)!)) best = why;
+  return best;
 }
 
 function passage(r: PanelResult): Child {
@@ -252,12 +269,17 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
         last.match === 'none' ? 'No skill in this library fits this request: below, the closest, for context' : 'Below: not judged relevant, shown for context')
     : null;
   const scale = scales(last.results);
+  const shared = sharedListingReason(last, s.snapshot.profile);
+  const sharedLine = shared && last.listing
+    ? h('li', { class: 'listing-shared', role: 'note' }, `As ${last.listing.label} lists this library: ${shared}.`)
+    : null;
   const inSet = new Set(last.set && last.set.skills.length >= 2 ? last.set.skills : []);
   const skipped = new Set(last.set?.skipped.map((c) => c.skillId) ?? []);
   const activeUri = s.active?.uri;
   const index = Math.min(Math.max(focusIndex, 0), last.results.length - 1);
   fill(
     el,
+    sharedLine,
     line && lastRelevant < 0 ? line : null,
     last.results.flatMap((r, i) => {
       const isActive = r.uri === activeUri;
@@ -288,7 +310,7 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
           badges,
           h('span', { class: 'folder', title: r.uri }, r.folder),
         ),
-        listingRank(r, last.listing, s.snapshot.profile),
+        listingRank(r, last.listing, s.snapshot.profile, shared),
         describe(r, s.snapshot.profile),
         scoreBars(r, scale),
         passage(r),

@@ -498,6 +498,19 @@ describe('query panel (DOM)', function () {
     assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), 'pdf-extract');
   });
 
+  it('says a listing reason several results share (the budget) once above them, not on each card', async () => {
+    await routed();
+    const over = "the library is 7.6 times over Claude Code's budget";
+    const ranks = LISTING.ranks.map((r, i) => (i === 0 ? r : { ...r, rank: null, listedChars: 0, dropped: true, why: over, bodyOnly: [] }));
+    await panel.deliver(resultsMessage(1, { listing: { ...LISTING, ranks } }));
+    assert.equal(await panel.page.locator('.listing-shared').count(), 1);
+    assert.equal(await panel.text('.listing-shared'), `As Claude Code lists this library: ${over}.`);
+    const lines = await panel.page.locator('li.result .listing-rank').allTextContents();
+    assert.equal(lines.length, 3);
+    assert.ok(lines.every((l) => !l.includes(over)), `no card repeats it: ${lines.join(' | ')}`);
+    assert.match(lines[1], /description dropped: Claude Code lists the name only$/);
+  });
+
   it('shows both ranks of each result and why it ranks lower in the listing; another profile routes again for its listing', async () => {
     await routed();
     const listing = LISTING;

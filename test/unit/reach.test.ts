@@ -257,4 +257,17 @@ describe('reach: listing gap (why a skill ranks lower in the listing)', () => {
     const dropped = simulateListing([d], 'claude-code', { budget: 5 }).entries[0];
     assert.match(gapReasons(listingGap('blazor', d, dropped), 'Claude Code')[0], /^description dropped: Claude Code lists the name only/);
   });
+
+  it('never calls a word of the description "only in the body", where the listing cuts or drops it', () => {
+    const d = doc('ui', 'Builds user interfaces for desktop and web apps, with Blazor components.', 'Blazor components, EditForm and desktop windows.');
+    const cut = simulateListing([d], 'cursor', { cutAt: 20 }).entries[0];
+    const gap = listingGap('Build a Blazor component with EditForm for desktop', d, cut);
+    assert.deepEqual(gap.bodyOnly, ['EditForm']);
+    assert.deepEqual(gapReasons(gap, 'Cursor'), [
+      `description cut at 20 of ${d.description.length} characters`,
+      "the request's key words appear only in the body: EditForm",
+    ]);
+    const dropped = simulateListing([d], 'claude-code', { budget: 5 }).entries[0];
+    assert.deepEqual(listingGap('Blazor desktop EditForm', d, dropped).bodyOnly, ['EditForm']);
+  });
 });

@@ -13,10 +13,15 @@ export { gapReasons } from './gapReasons';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.+#'-]*/gu;
 
-/** The listing gap of `doc` (as `entry` lists it) for `query`. */
-export function listingGap(query: string, doc: Pick<SkillDoc, 'body'>, entry: ListedSkill, analyser: Analyser = DEFAULT_ANALYSER): ListingGap {
+/**
+ * The listing gap of `doc` (as `entry` lists it) for `query`. A word the description has is never
+ * "only in the body", even where the listing cuts or drops it: the cut or the drop is the reason
+ * then, said on its own.
+ */
+export function listingGap(query: string, doc: Pick<SkillDoc, 'body' | 'name' | 'description' | 'frontMatter'>, entry: ListedSkill, analyser: Analyser = DEFAULT_ANALYSER): ListingGap {
   const body = new Set(analyser(doc.body));
-  const listed = new Set(entry.omitted ? [] : analyser(`${entry.name}\n${entry.text}`));
+  const whenToUse = typeof doc.frontMatter.when_to_use === 'string' ? doc.frontMatter.when_to_use : '';
+  const listed = new Set(analyser(`${doc.name}\n${entry.name}\n${doc.description}\n${whenToUse}\n${entry.omitted ? '' : entry.text}`));
   const bodyOnly: string[] = [];
   const seen = new Set<string>();
   for (const m of query.matchAll(WORD)) {
