@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { excludedFacets, excludes, splitNegated } from '../../src/core/analysis/facets';
 import { BackgroundFrequencies, blendedIdf } from '../../src/core/index/background';
-import { applyExclusions } from '../../src/core/route/pipeline';
+import { applyExclusions, MEMBER_RELEVANCE_SHARE, setOf } from '../../src/core/route/pipeline';
 import { matchOf, RELEVANCE_FEATURES, relevanceOf, relevanceRows, type RelevanceWeights } from '../../src/core/route/relevance';
 import { trainRelevance, type RelevanceList } from '../../src/core/route/relevanceTraining';
 import { POINT, POINT_FEATURES, type ListFeatures } from '../../src/core/route/rerankFeatures';
@@ -62,6 +62,22 @@ describe('calibrated relevance', () => {
     const pos = lists.filter((l) => !l.negative).map(best);
     const neg = lists.filter((l) => l.negative).map(best);
     assert.ok(Math.min(...pos) > Math.max(...neg), `positives ${Math.min(...pos)} above negatives ${Math.max(...neg)}`);
+  });
+});
+
+describe('the set agrees with relevance', () => {
+  const selection = { order: [0, 1, 2, 3], members: [0, 1, 2], size: 3, rejected: [{ index: 3, partner: 2, reason: 'function_redundant' as const, evidence: 'same job' }] };
+  const ids = ['first', 'close', 'far', 'twin'];
+
+  it('keeps a further member only when it is relevant and near the first in relevance', () => {
+    const set = setOf(selection, ids, [0.8, 0.8 * MEMBER_RELEVANCE_SHARE + 0.01, 0.8 * MEMBER_RELEVANCE_SHARE - 0.01, 0.02], 'strong', 0.01);
+    assert.deepEqual(set?.ids, ['first', 'close']);
+    assert.deepEqual(set?.rejected, [], 'nothing is set aside for a skill that left the set');
+  });
+
+  it('has one member for a one-skill answer and none when no skill fits', () => {
+    assert.deepEqual(setOf(selection, ids, [0.39, 0.118, 0.016, 0.01], 'weak', 0.01)?.ids, ['first']);
+    assert.equal(setOf(selection, ids, [0.005, 0.004, 0.003, 0.002], 'none', 0.01), null);
   });
 });
 
