@@ -52,6 +52,9 @@ export function queryPanelOptions(extensionUri: vscode.Uri): vscode.WebviewPanel
   };
 }
 
+/** Quiet time after the last change to a SKILL.md before the shown request is routed again. */
+const STALE_DEBOUNCE_MS = 600;
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class QueryPanel implements vscode.Disposable {
@@ -72,19 +75,28 @@ export class QueryPanel implements vscode.Disposable {
   /** SKILL.md of the skill the last text editor belongs to (kept while the panel has focus). */
   private activeSkillUri: vscode.Uri | null = null;
   private editorColumn: vscode.ViewColumn | undefined;
+  private staleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A skill changed while the page was hidden (its messages are lost then): routed again once shown. */
+  private changedWhileHidden = false;
 
   /** Opens the panel beside the editor, or reveals it; routes `query` when given. */
-  static show(deps: QueryPanelDeps, query?: string): QueryPanel {
+  static async show(deps: QueryPanelDeps, query?: string): Promise<QueryPanel> {
     const existing = QueryPanel.current;
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn, false);
       if (query) existing.run(query);
       return existing;
     }
+    // After a window reload VS Code restores the panel's tab but revives it (the serializer) only
+    // once it is first shown: a background tab has no panel yet. Open the one panel in its place.
+    const restored = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(QUERY_PANEL_VIEW_TYPE));
+    if (restored) await vscode.window.tabGroups.close(restored, true);
     const panel = vscode.window.createWebviewPanel(
       QUERY_PANEL_VIEW_TYPE,
       'Test a Query',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      { viewColumn: restored?.group.viewColumn ?? vscode.ViewColumn.Beside, preserveFocus: false },
       queryPanelOptions(deps.extensionUri),
     );
     const created = new QueryPanel(panel, deps);
@@ -125,7 +137,33 @@ export class QueryPanel implements vscode.Disposable {
       webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
       panel.onDidDispose(() => this.dispose()),
       vscode.window.onDidChangeActiveTextEditor((editor) => this.trackEditor(editor)),
+      // An answer stays true to the library: a SKILL.md edited, saved, added or removed routes the shown request again.
+      vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length && this.skillChanged(e.document.uri)),
+      ...this.watchSkillFiles(),
+      panel.onDidChangeViewState(() => panel.visible && this.changedWhileHidden && this.postStale()),
     );
+  }
+
+  private watchSkillFiles(): vscode.Disposable[] {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/SKILL.md');
+    const changed = (uri: vscode.Uri) => this.skillChanged(uri);
+    return [watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)];
+  }
+
+  /** Debounced: the server applies an edit after its own short debounce, and the route request queues behind it. */
+  private skillChanged(uri: vscode.Uri): void {
+    if (!/(^|\/)SKILL\.md$/.test(uri.path)) return;
+    clearTimeout(this.staleTimer);
+    this.staleTimer = setTimeout(() => {
+      this.staleTimer = undefined;
+      if (this.ready && this.panel.visible) this.postStale();
+      else this.changedWhileHidden = true;
+    }, STALE_DEBOUNCE_MS);
+  }
+
+  private postStale(): void {
+    this.changedWhileHidden = false;
+    this.post({ type: 'stale' });
   }
 
   /** Routes `query` in the panel, as if typed (after the page has loaded). */
@@ -136,6 +174,7 @@ export class QueryPanel implements vscode.Disposable {
 
   dispose(): void {
     if (QueryPanel.current === this) QueryPanel.current = undefined;
+    clearTimeout(this.staleTimer);
     this.routeCts?.cancel();
     this.activeCts?.cancel();
     for (const d of this.disposables.splice(0)) d.dispose();
@@ -195,6 +234,7 @@ export class QueryPanel implements vscode.Disposable {
       this.post({ type: 'run', query: this.queued });
       this.queued = undefined;
     }
+    else if (this.changedWhileHidden) this.postStale();
   }
 
   private folderLabel = (item: { folder: string; skillId: string }): string => {

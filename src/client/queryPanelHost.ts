@@ -35,7 +35,7 @@ function panelDeps(host: QueryPanelHost): QueryPanelDeps {
 
 /** Opens the query panel beside the editor (or reveals it); routes `initialQuery` when given. */
 export async function openQueryPanel(host: QueryPanelHost, initialQuery?: string): Promise<void> {
-  QueryPanel.show(panelDeps(host), initialQuery);
+  await QueryPanel.show(panelDeps(host), initialQuery);
 }
 
 /**

@@ -208,7 +208,9 @@ export type HostMessage =
   /** The routing test fails now, so it was not saved: `check` would fail on it at once. */
   | { type: 'tested'; query: string; outcome: TestVerdict }
   /** Route this request as if the author had typed it (the command was given a request). */
-  | { type: 'run'; query: string };
+  | { type: 'run'; query: string }
+  /** A SKILL.md changed since the shown answer: route the shown request again (input and history stay). */
+  | { type: 'stale' };
 
 // ---------------------------------------------------------------------------------------------
 // Validators: small combinators, so that each shape above has one checker next to it.
@@ -390,6 +392,7 @@ const hostChecks: { [K in HostMessage['type']]: Check<Extract<HostMessage, { typ
   saved: shape({ type: str(10), file: str(URI), uri: nonBlank(URI), query: str(MAX_QUERY_LENGTH) }, { outcome: isTestVerdict }),
   tested: shape({ type: str(10), query: str(MAX_QUERY_LENGTH), outcome: isTestVerdict }),
   run: shape({ type: str(10), query: isQuery }),
+  stale: shape({ type: str(10) }),
 };
 
 function validate<M extends { type: string }>(checks: Record<string, Check<unknown>>, v: unknown): v is M {

@@ -325,7 +325,9 @@ function receive(msg: HostMessage): void {
     case 'results': {
       if (!state.pending || state.pending.requestId !== msg.requestId) return; // stale: a newer request is on its way
       const { type: _type, active, ...summary } = msg;
-      update({ last: summary, active, expectation: defaultExpectation(summary), pending: null, error: null });
+      // The same request again (after an edit, or for another listing): what the author marked stays.
+      const expectation = state.expectation && state.last?.query === summary.query ? { ...state.expectation, requestId: summary.requestId } : defaultExpectation(summary);
+      update({ last: summary, active, expectation, pending: null, error: null });
       focusIndex = 0;
       break;
     }
@@ -349,6 +351,10 @@ function receive(msg: HostMessage): void {
     case 'run':
       input.value = msg.query;
       route(msg.query);
+      break;
+    case 'stale':
+      // A skill changed: the shown answer is routed again; one on its way already reads the change.
+      if (state.last && !state.pending) reroute(state.last.query);
       break;
   }
 }

@@ -498,6 +498,30 @@ describe('query panel (DOM)', function () {
     assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), 'pdf-extract');
   });
 
+  it('routes the shown request again when the host says a skill changed, keeping the input, the history and what the author marked', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1));
+    await panel.page.click('li.result:nth-child(1) .toggle.expect');
+    await panel.page.fill('#query', 'half-typed');
+    await panel.deliver({ type: 'stale' });
+    const again = (await panel.waitForPosted('route', 2))[1];
+    assert.equal(again.query, QUERY);
+    assert.equal(await panel.page.inputValue('#query'), 'half-typed', 'what the author is typing stays');
+    await panel.deliver(resultsMessage(2));
+    assert.equal(await panel.page.getAttribute('li.result:nth-child(1) .toggle.expect', 'aria-pressed'), 'true', 'the mark stays for the same request');
+    assert.deepEqual(await panel.page.$$eval('.history-list button', (els) => els.map((e) => e.textContent)), [QUERY]);
+  });
+
+  it('routes nothing again on "stale" before any answer', async () => {
+    panel = await PanelPage.open(browser);
+    await panel.deliver(INIT);
+    await panel.deliver({ type: 'stale' });
+    await panel.page.fill('#query', QUERY);
+    await panel.page.press('#query', 'Enter');
+    const routes = await panel.waitForPosted('route');
+    assert.equal(routes.length, 1, 'only the typed request');
+  });
+
   it('says a listing reason several results share (the budget) once above them, not on each card', async () => {
     await routed();
     const over = "the library is 7.6 times over Claude Code's budget";
