@@ -4,7 +4,8 @@
  * mapping from them to `openLibrary` options.
  */
 import * as path from 'node:path';
-import { isListingClient, isProfileId, LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../core/profiles';
+import { isListingClient, isProfileId, LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileChoice, type ProfileId } from '../core/profiles';
+import { workspaceProfiles } from '../node/workspaceProfiles';
 import type { SkillService } from '../core/service';
 import type { RouterIdentity } from '../core/analysis/scanRun';
 import type { Device, OpenLibraryOptions } from '../node/library';
@@ -92,6 +93,12 @@ export function profileList(values: readonly string[] | undefined): ProfileId[] 
   return list.length ? ([...new Set(list)] as ProfileId[]) : undefined;
 }
 
+/** The profiles `--profile` names, or the library's default (the editor's rule), with what chose them. */
+export function profileChoice(values: readonly string[] | undefined, root: string): ProfileChoice {
+  const chosen = profileList(values);
+  return chosen ? { profiles: chosen, from: '--profile' } : workspaceProfiles(root);
+}
+
 export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -113,7 +120,7 @@ export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base 
     throw new UsageError(`unknown device "${device}"; use cpu, cuda, dml or coreml`);
   }
   const threads = flags.threads === undefined ? undefined : positiveInt(flags.threads, '--threads', 1);
-  const profiles = profileList(flags.profile);
+  const profiles = profileChoice(flags.profile, path.resolve(io.cwd, root)).profiles;
   const opts: OpenLibraryOptions = {
     root: path.resolve(io.cwd, root),
     device: device as Device,
@@ -129,7 +136,7 @@ export function engineOptions(flags: EngineFlags, io: CliIo, root: string, base 
   if (flags.reranker) opts.rerankerDir = path.resolve(io.cwd, flags.reranker);
   if (flags.cache) opts.cacheDir = path.resolve(io.cwd, flags.cache);
   if (threads !== undefined) opts.threads = threads;
-  if (profiles) opts.profiles = profiles;
+  opts.profiles = profiles;
   return opts;
 }
 

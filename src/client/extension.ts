@@ -59,7 +59,11 @@ class StatusItem implements vscode.Disposable {
     this.item.show();
   }
 
+  /** The last status the server sent (the profiles it chose for the workspace, among others). */
+  last: IndexStatus | null = null;
+
   update(s: IndexStatus): void {
+    this.last = s;
     this.item.text = statusText(s);
     const tip = new vscode.MarkdownString(statusTooltip(s));
     tip.supportThemeIcons = true;
@@ -125,7 +129,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new StatusItem();
   const notice = new IndexNotification(() => void client?.sendNotification(CancelIndexNotification).catch(() => undefined));
   context.subscriptions.push(log, status, notice);
-  const host: QueryPanelHost = { context, client: () => client, log };
+  const host: QueryPanelHost = { context, client: () => client, log, serverProfiles: () => status.last?.profiles ?? [] };
   // A launcher copied into an agent's MCP settings earlier now points at this version.
   const launcher = path.join(context.globalStorageUri.fsPath, MCP_LAUNCHER);
   if (fs.existsSync(launcher)) fs.promises.writeFile(launcher, launcherScript(context.extensionPath)).catch((err: Error) => log.warn(`MCP launcher: ${err.message}`));

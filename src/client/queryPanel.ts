@@ -40,6 +40,8 @@ export interface QueryPanelDeps {
   /** Where the panel's query, K, profile and history are kept between openings (workspace state). */
   memento: vscode.Memento;
   log: vscode.LogOutputChannel;
+  /** The profiles the server chose (used when `skillRouter.profiles` is empty, its default). */
+  serverProfiles(): readonly string[];
 }
 
 /** Webview options: scripts on, and only media/ and dist/webview/ readable. */
@@ -212,10 +214,12 @@ export class QueryPanel implements vscode.Disposable {
   private settings(): { profiles: ProfileId[]; k: number } {
     const cfg = vscode.workspace.getConfiguration('skillRouter');
     const raw = cfg.get<unknown>('profiles');
-    const profiles = Array.isArray(raw) ? raw.filter((p): p is ProfileId => typeof p === 'string' && isProfileId(p)) : [];
+    const set = Array.isArray(raw) ? raw.filter((p): p is ProfileId => typeof p === 'string' && isProfileId(p)) : [];
+    // Empty (the default): the folder's own, as the server and `skill-router check` choose them.
+    const profiles = set.length ? set : this.deps.serverProfiles().filter((p): p is ProfileId => isProfileId(p));
     const topK = cfg.get<unknown>('route.topK');
     const k = typeof topK === 'number' && Number.isInteger(topK) ? Math.max(1, Math.min(MAX_K, topK)) : DEFAULT_K;
-    return { profiles: profiles.length ? [...new Set(profiles)] : ['claude-code'], k };
+    return { profiles: profiles.length ? [...new Set(profiles)] : ['spec'], k };
   }
 
   private onReady(): void {

@@ -12,6 +12,8 @@ export interface QueryPanelHost {
   /** The running language client; undefined while the server is down. */
   client(): LanguageClient | undefined;
   log: vscode.LogOutputChannel;
+  /** The profiles the server chose for the workspace (the folder's default when the setting is empty). */
+  serverProfiles(): readonly string[];
 }
 
 /** What the panel needs from the extension: requests go to the running language client. */
@@ -20,6 +22,7 @@ function panelDeps(host: QueryPanelHost): QueryPanelDeps {
     extensionUri: host.context.extensionUri,
     memento: host.context.workspaceState,
     log: host.log,
+    serverProfiles: host.serverProfiles,
     route: async (params, token) => {
       const client = host.client();
       if (!client?.isRunning()) throw new Error('the Skill Router server is not running; run "Skill Router: Restart Server"');

@@ -104,7 +104,7 @@ export function statusTooltip(s: IndexStatus): string {
   const m = s.memory;
   const about = [
     modelLine(s),
-    `Profiles: ${s.profiles.join(', ')}`,
+    `Profiles: ${s.profiles.join(', ')}${s.profilesFrom ? ` (${s.profilesFrom})` : ''}`,
     ...(timing.length ? [`Timings: ${timing.join(', ')}`] : []),
     ...(m ? [`Server memory: ${n(m.rssMb)} MB (JavaScript heap ${n(m.heapUsedMb)} MB, buffers ${n(m.externalMb)} MB)`] : []),
   ];

@@ -13,6 +13,34 @@ export function isProfileId(value: string): value is ProfileId {
   return (PROFILES as readonly string[]).includes(value);
 }
 
+/** Project folders where a client looks for skills, and the profile each stands for (from the clients' documentation). */
+export const CLIENT_SKILL_FOLDERS: readonly (readonly [folder: string, profile: ProfileId])[] = [
+  ['.claude/skills', 'claude-code'],
+  ['.github/skills', 'copilot'],
+  ['.agents/skills', 'codex'],
+  ['.codex/skills', 'codex'],
+];
+
+/** The profiles a library is checked with when none are chosen, and what chose them, in words. */
+export interface ProfileChoice {
+  profiles: ProfileId[];
+  /** "skillRouter.profiles", "--profile", ".claude/skills", "no client skill folder found: .claude/skills, ...". */
+  from: string;
+}
+
+/**
+ * The default profiles of a library, one rule for the editor and `check`: the client whose skill
+ * folder the library is (`root` lies in `.claude/skills`) or holds (`has('.github/skills')`);
+ * several when it holds several; the spec alone when it is none of them. `root` is `/`-separated.
+ */
+export function defaultProfiles(root: string, has: (folder: string) => boolean): ProfileChoice {
+  const inside = CLIENT_SKILL_FOLDERS.find(([folder]) => `${root.replace(/\/+$/, '')}/`.includes(`/${folder}/`));
+  if (inside) return { profiles: [inside[1]], from: inside[0] };
+  const held = CLIENT_SKILL_FOLDERS.filter(([folder]) => has(folder));
+  if (held.length) return { profiles: [...new Set(held.map(([, p]) => p))], from: held.map(([f]) => f).join(', ') };
+  return { profiles: ['spec'], from: `no client skill folder found: ${CLIENT_SKILL_FOLDERS.map(([f]) => f).join(', ')}` };
+}
+
 /** Front-matter keys the spec defines. */
 export const SPEC_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
 /** The spec's limits, in characters (code points for the name). */
@@ -151,6 +179,37 @@ export function listingCosts(
     .sort((a, b) => b.chars - a.chars || a.name.localeCompare(b.name));
 }
 
+/** The code of the library-wide listing budget finding (the editor's and `check`'s). */
+export const LISTING_OVER = 'budget.listing-over';
+
+/**
+ * The whole library over a client's listing budget, said once: on the skill whose entry costs the
+ * most (shortening it helps most), with how far over and what the client does. Null within budget.
+ */
+export function overBudgetNote(
+  skills: readonly (ListableSkill & { path: string; description: string })[],
+  client: ListingClient,
+  budget: number,
+): { skillId: string; message: string } | null {
+  const label = LISTING_RULES[client].label;
+  const listing = simulateListing(skills, client, { budget });
+  if (listing.full <= budget) return null;
+  const costs = listingCosts(skills, CLIENT_PROFILES[LISTING_RULES[client].profile]);
+  const top = costs[0];
+  if (!top) return null;
+  const short = listing.entries.filter((e) => e.descriptionDropped || e.omitted).length;
+  const cut = listing.entries.filter((e) => e.cut && !e.descriptionDropped && !e.omitted).length;
+  const times = listing.full / budget;
+  const effect = [short ? `lists ${short} of them by name only or not at all` : '', cut ? `cuts ${cut} descriptions` : ''].filter(Boolean).join(' and ');
+  return {
+    skillId: top.id,
+    message:
+      `The ${skills.length.toLocaleString('en-US')} skills list ${listing.full.toLocaleString('en-US')} characters of name + description, ` +
+      `${times >= 1.95 ? `${times.toFixed(1)} times` : `${Math.round((times - 1) * 100)}% over`} ${label}'s budget of ${budget.toLocaleString('en-US')}` +
+      `${effect ? `: ${label} ${effect}` : ''}. This skill's entry is the longest (${top.chars.toLocaleString('en-US')} characters): ${OVER_BUDGET.author}.`,
+  };
+}
+
 /** Each client's listing size against its budget, in client name order. */
 export function listingBudgets(
   skills: readonly { name: string; description: string }[],
@@ -213,6 +272,8 @@ export interface ListedSkill {
   omitted: boolean;
   /** Why it is cut, dropped or omitted, in words; absent when listed whole. */
   why?: string;
+  /** Cut, dropped or omitted because the whole listing is over the client's budget, not for anything of its own. */
+  overBudget?: true;
 }
 
 /** A library as one client lists it. */
@@ -304,7 +365,7 @@ export function simulateListing(skills: readonly ListableSkill[], client: Listin
       let used = listed().reduce((n, e) => n + e.name.length, 0);
       for (const e of listed()) {
         if (used + e.text.length <= budget) used += e.text.length;
-        else if (e.text) Object.assign(e, { text: '', descriptionDropped: true, why: `${over}: Claude Code drops whole descriptions (of the skills invoked least; here, the last by name)` });
+        else if (e.text) Object.assign(e, { text: '', descriptionDropped: true, why: `${over}: Claude Code drops whole descriptions (of the skills invoked least; here, the last by name)`, overBudget: true });
       }
     } else if (rule.overflow === 'shorten-then-drop') {
       const names = listed().reduce((n, e) => n + e.name.length, 0);
@@ -323,12 +384,12 @@ export function simulateListing(skills: readonly ListableSkill[], client: Listin
           }
           cap = lengths[i];
         }
-        for (const e of listed()) if (e.text.length > cap) Object.assign(e, { text: e.text.slice(0, cap), cut: true, descriptionDropped: cap === 0, why: `${over}: Codex shortens every description to ${cap} characters` });
+        for (const e of listed()) if (e.text.length > cap) Object.assign(e, { text: e.text.slice(0, cap), cut: true, descriptionDropped: cap === 0, why: `${over}: Codex shortens every description to ${cap} characters`, overBudget: true });
       } else {
         let used = 0;
         for (const e of listed()) {
-          if (used + e.name.length <= budget) Object.assign(e, { text: '', descriptionDropped: true, why: `${over}: Codex lists names only` }), (used += e.name.length);
-          else Object.assign(e, { text: '', omitted: true, why: `${over}: Codex leaves this skill out (no room even for its name)` });
+          if (used + e.name.length <= budget) Object.assign(e, { text: '', descriptionDropped: true, why: `${over}: Codex lists names only`, overBudget: true }), (used += e.name.length);
+          else Object.assign(e, { text: '', omitted: true, why: `${over}: Codex leaves this skill out (no room even for its name)`, overBudget: true });
         }
       }
     }

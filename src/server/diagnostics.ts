@@ -77,6 +77,8 @@ export interface DiagnosticContext {
   uriOf(id: string): string;
   /** The skill's `skill.unreachable` finding, last measured for an open skill (server/reachPass.ts). */
   reach?(doc: SkillDoc): { finding: Finding; data: DiagnosticData } | null;
+  /** The library-wide over-budget finding, on the one skill it is reported on (server/listing.ts). */
+  budget?(doc: SkillDoc): Finding | null;
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -145,6 +147,9 @@ export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], c
   const reach = twinned ? null : ctx.reach?.(doc);
   const unreachable = reach && toDiagnostic(reach.finding, ctx, reach.data);
   if (unreachable) out.push(unreachable);
+  const budget = ctx.budget?.(doc);
+  const over = budget && toDiagnostic(budget, ctx);
+  if (over) out.push(over);
   return out;
 }
 

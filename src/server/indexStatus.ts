@@ -71,6 +71,7 @@ export function indexStatus(libs: readonly FolderLibrary[], extras: StatusExtras
     timings: { ...extras.timings },
     lastError: extras.lastError,
     profiles: (libs[0]?.settings ?? DEFAULT_SETTINGS).profiles,
+    profilesFrom: (libs[0]?.settings ?? DEFAULT_SETTINGS).profilesFrom,
     budget: extras.budget,
   };
 }

@@ -3,14 +3,18 @@
  * same count as `skill-router check`, so the meter and CI agree, and each skill's share of it,
  * most expensive first, so an author over budget sees where the characters go.
  */
-import { CLIENT_PROFILES, DEFAULT_BUDGETS, isProfileId, listingBudgets, listingCosts } from '../core/profiles';
-import type { SkillDoc } from '../core/types';
+import { CLIENT_PROFILES, DEFAULT_BUDGETS, isListingClient, isProfileId, LISTING_OVER, listingBudgets, listingCosts, overBudgetNote } from '../core/profiles';
+import type { Finding, SkillDoc } from '../core/types';
 import type { IndexStatus, ListingResponse } from '../shared/protocol';
 import type { ServerSettings } from './settings';
 
-/** The profile whose budget the meter shows: the first selected one that has a budget, else the first client. */
+/**
+ * The profile whose budget the meter shows: the first selected one that has a budget, else the
+ * first client, else (the spec alone lists nothing) the client whose listing reach routes over.
+ */
 function meteredProfile(settings: ServerSettings): string | null {
-  return settings.profiles.find((p) => DEFAULT_BUDGETS[p] !== undefined) ?? settings.profiles.find((p) => p !== 'spec') ?? null;
+  const reach = settings.reach.client !== 'off' ? settings.reach.client : null;
+  return settings.profiles.find((p) => DEFAULT_BUDGETS[p] !== undefined) ?? settings.profiles.find((p) => p !== 'spec') ?? reach;
 }
 
 /** Used characters against the metered profile's budget (or `skillRouter.listingBudget`). */
@@ -19,6 +23,26 @@ export function listingBudget(skills: readonly SkillDoc[], settings: ServerSetti
   const budget = settings.listingBudget ?? (profile ? (DEFAULT_BUDGETS[profile] ?? null) : null);
   const [report] = listingBudgets(skills, { [profile ?? 'listing']: budget ?? Infinity });
   return { profile, used: report.used, budget };
+}
+
+const notes = new WeakMap<readonly SkillDoc[], Map<string, ReturnType<typeof overBudgetNote>>>();
+
+/**
+ * The editor's one finding for a library over the metered client's budget (the status bar's
+ * meter): on the skill whose entry costs the most, null on every other skill. Worked out once per
+ * state of the library (its skills array) and budget.
+ */
+export function overBudgetFinding(doc: SkillDoc, skills: readonly SkillDoc[], settings: ServerSettings): Finding | null {
+  const { profile, budget } = listingBudget(skills, settings);
+  if (!profile || budget === null || !isListingClient(profile)) return null;
+  let byBudget = notes.get(skills);
+  if (!byBudget) notes.set(skills, (byBudget = new Map()));
+  const key = `${profile}:${budget}`;
+  if (!byBudget.has(key)) byBudget.set(key, overBudgetNote(skills, profile, budget));
+  const note = byBudget.get(key);
+  if (!note || note.skillId !== doc.id) return null;
+  const at = { line: 0, character: 0 };
+  return { code: LISTING_OVER, severity: 'warning', message: note.message, range: doc.keyRanges.description ?? doc.keyRanges.name ?? { start: at, end: at }, profile };
 }
 
 /** Every skill of `libraries` by listing cost, most expensive first, with the budget it counts against. */

@@ -72,7 +72,7 @@ export class ReachPass {
     const open = this.host.isOpen(lib, doc);
     if (open && lib.state === 'ready' && lib.pairs.has(doc.id) && last?.key !== this.measureKey(lib, doc, client)) this.schedule(lib, doc.id);
     if (!open || !last || last.client !== client) return null;
-    const finding = unreachableFinding(doc, last.reach, { label: LISTING_RULES[client].label, min, severity: 'info', client });
+    const finding = unreachableFinding(doc, last.reach, { label: LISTING_RULES[client].label, min, severity: 'info', client, actionableOnly: true });
     if (!finding) return null;
     const words = last.reach.suggest;
     return { finding, data: words.length ? { words, ...(last.reach.cut ? { atStart: true } : {}) } : {} };

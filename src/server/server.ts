@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Connection, InitializeResult } from 'vscode-languageserver';
 import {
   CodeActionKind,
@@ -22,6 +22,7 @@ import { version } from '../../package.json';
 import { CancelledError } from '../core/types';
 import { openLibrary, packageRoot } from '../node/library';
 import { readPairCache, writePairCache } from '../node/pairCacheFile';
+import { workspaceProfiles } from '../node/workspaceProfiles';
 import {
   CancelIndexNotification,
   IndexStatusNotification,
@@ -37,7 +38,7 @@ import { codeActions } from './codeActions';
 import { frontMatterCompletions, frontMatterHover } from './frontMatterHelp';
 import { errorMessage, ServerLogger } from './logger';
 import { LoopMonitor, memoryNow } from './loopMonitor';
-import { sanitiseSettings, type ServerSettings } from './settings';
+import { sanitiseSettings, withProfiles, type ServerSettings } from './settings';
 import { isSkillDocument, WorkspaceIndex, type IndexHost } from './workspaceIndex';
 
 export const SERVER_VERSION: string = version;
@@ -87,7 +88,8 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
     const { settings, problems } = sanitiseSettings(raw);
     for (const p of problems) log.warn(p);
     log.level = settings.logLevel;
-    return settings;
+    // The folder's own default, as `skill-router check` chooses it for the same folder.
+    return withProfiles(settings, () => (scopeUri?.startsWith('file:') ? workspaceProfiles(fileURLToPath(scopeUri)) : null));
   };
 
   /** Runs a handler; a throw is logged and answered with `fallback`. */

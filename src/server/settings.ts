@@ -4,7 +4,7 @@
  */
 import { DEFAULT_PAIR_SCAN } from '../core/analysis/scanRun';
 import { DEFAULT_FINDING_POLICY } from '../core/policy/findingPolicy';
-import { isListingClient, isProfileId, type ListingClient, type ProfileId } from '../core/profiles';
+import { isListingClient, isProfileId, type ListingClient, type ProfileChoice, type ProfileId } from '../core/profiles';
 
 export type SeverityOverride = 'error' | 'warning' | 'information' | 'hint' | 'off';
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -12,8 +12,13 @@ export type DiagnosticsScope = 'workspace' | 'openFiles';
 
 /** Settings read per workspace folder through `workspace/configuration` (section `skillRouter`). */
 export interface ServerSettings {
-  /** Client profiles whose rules and listing caps apply. */
+  /**
+   * Client profiles whose rules and listing caps apply; empty in the settings means the folder's
+   * default (`.claude/skills` → Claude Code, ..., none → the spec), resolved by the server.
+   */
   profiles: ProfileId[];
+  /** What chose `profiles`: "skillRouter.profiles", or the folder layout (core/profiles.ts `defaultProfiles`). */
+  profilesFrom: string;
   /** Folder names skipped when looking for SKILL.md files (besides .git and node_modules). */
   exclude: string[];
   route: { rerank: boolean; topK: number };
@@ -42,7 +47,8 @@ export interface ServerSettings {
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
-  profiles: ['claude-code'],
+  profiles: ['spec'],
+  profilesFrom: 'no workspace folder',
   exclude: [],
   route: { rerank: true, topK: 10 },
   nearDuplicate: { threshold: DEFAULT_PAIR_SCAN.share },
@@ -80,7 +86,9 @@ export function flatDefaults(): Record<string, unknown> {
       out[prefix] = value;
     }
   };
-  walk('skillRouter', DEFAULT_SETTINGS);
+  // The setting's default is empty (the folder chooses); DEFAULT_SETTINGS holds what a document outside any folder gets.
+  const { profilesFrom: _from, ...declared } = { ...DEFAULT_SETTINGS, profiles: [] };
+  walk('skillRouter', declared);
   return { ...out, ...CLIENT_SETTING_DEFAULTS };
 }
 
@@ -102,12 +110,13 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
   const isBool = (v: unknown) => typeof v === 'boolean';
   const unit = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 1;
 
-  let profiles = d.profiles;
+  // Empty: the folder's default, which the server resolves (it knows the folder).
+  let profiles: ProfileId[] = [];
   if (Array.isArray(src.profiles)) {
     const good = src.profiles.filter((p): p is ProfileId => typeof p === 'string' && isProfileId(p));
     const bad = src.profiles.filter((p) => !(typeof p === 'string' && isProfileId(p)));
     if (bad.length) problems.push(`skillRouter.profiles: ignored unknown profile ${bad.map((b) => JSON.stringify(b)).join(', ')}`);
-    profiles = good.length ? [...new Set(good)] : ['spec'];
+    profiles = [...new Set(good)];
   } else if (src.profiles !== undefined && src.profiles !== null) {
     problems.push('skillRouter.profiles: must be a list of profiles');
   }
@@ -130,6 +139,7 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
 
   const settings: ServerSettings = {
     profiles,
+    profilesFrom: profiles.length ? 'skillRouter.profiles' : d.profilesFrom,
     exclude,
     route: {
       rerank: pick(route.rerank, 'route.rerank', isBool, d.route.rerank),
@@ -158,6 +168,13 @@ export function sanitiseSettings(raw: unknown): { settings: ServerSettings; prob
     logLevel: pick(src.logLevel, 'logLevel', (v) => (LOG_LEVELS as readonly unknown[]).includes(v), d.logLevel),
   };
   return { settings, problems };
+}
+
+/** `settings` with the profiles resolved: the ones set, else the default of the folder at `root` (null: none). */
+export function withProfiles(settings: ServerSettings, choose: () => ProfileChoice | null): ServerSettings {
+  if (settings.profiles.length) return settings;
+  const choice = choose();
+  return choice ? { ...settings, profiles: choice.profiles, profilesFrom: choice.from } : { ...settings, profiles: [...DEFAULT_SETTINGS.profiles], profilesFrom: DEFAULT_SETTINGS.profilesFrom };
 }
 
 /** Whether two settings differ in what the index is built from (then the folder is re-indexed). */

@@ -34,7 +34,7 @@ import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDia
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary, innermostLibrary, type RequestToken } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
-import { listingBudget, listingReport } from './listing';
+import { listingBudget, listingReport, overBudgetFinding } from './listing';
 import { routeLibraries } from './listingRanks';
 import { errorMessage } from './logger';
 import { pairInputKey } from './pairFindings';
@@ -442,6 +442,7 @@ export class WorkspaceIndex {
       skill: (id) => lib?.service?.skill(id),
       uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
       reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
+      budget: (doc) => (lib?.service ? overBudgetFinding(doc, lib.service.skills(), settings) : null),
     };
   }
 

@@ -201,6 +201,8 @@ export interface IndexStatus {
   lastError: string | null;
   /** Client profiles in effect (of the first folder). */
   profiles: string[];
+  /** What chose them: "skillRouter.profiles", or the folder's layout (".claude/skills", or "no client folder ...: the spec alone"). */
+  profilesFrom: string;
   /** Listing budget of the first selected profile that has one: name + description characters. */
   budget: { profile: string | null; used: number; budget: number | null };
 }

@@ -102,6 +102,35 @@ describe('server: near-duplicates across an edit (duplicates workspace)', functi
   });
 });
 
+describe('server: a library over its listing budget (duplicates workspace)', function () {
+  this.timeout(90_000);
+
+  it('says so once, on the skill whose entry costs the most, and takes it back within budget', async () => {
+    const ws = copyFixture('duplicates');
+    const c = await TestClient.start({ folders: [ws], settings: { listingBudget: 100 } });
+    try {
+      await c.ready();
+      const ids = ['csv-cleaner', 'csv-tidy', 'k8s-deploy'];
+      const file = (id: string) => path.join(ws, id, 'SKILL.md');
+      const cost = (id: string) => {
+        const fm = readFileSync(file(id), 'utf8');
+        return /^name: (.*)$/m.exec(fm)![1].length + /^description: (.*)$/m.exec(fm)![1].length;
+      };
+      const costliest = [...ids].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))[0];
+      const over = await c.diagnosticsOf(file(costliest), (d) => d.some((x) => x.code === 'budget.listing-over'));
+      const [d] = over.filter((x) => x.code === 'budget.listing-over');
+      assert.match(d.message, /^The 3 skills list [\d,]+ characters of name \+ description, [\d.]+ times Claude Code's budget of 100: Claude Code lists \d of them by name only or not at all\. This skill's entry is the longest/);
+      for (const id of ids.filter((x) => x !== costliest)) assert.ok(!c.current(file(id)).some((x) => x.code === 'budget.listing-over'), `${id} does not repeat it`);
+      await c.setSettings({});
+      await c.diagnosticsOf(file(costliest), (ds) => !ds.some((x) => x.code === 'budget.listing-over'), 'within the default budget: gone');
+    } finally {
+      assert.equal(await c.stop(), 0);
+      removeDir(ws);
+      removeDir(c.cacheDir);
+    }
+  });
+});
+
 describe('server: malformed files (malformed workspace)', function () {
   this.timeout(90_000);
   let ws: string;

@@ -286,6 +286,7 @@ describe('check: budgets and exit codes', () => {
     const base: CheckReport = {
       library: 'lib',
       config: null,
+      profiles: { ids: ['spec'], from: '--profile' },
       skills: 1,
       tests: [],
       findings: [warning],
@@ -309,6 +310,7 @@ function sampleReport(): CheckReport {
   return {
     library: 'skills',
     config: 'skill-router.yaml',
+    profiles: { ids: ['claude-code'], from: 'skill-router.yaml' },
     skills: 3,
     tests: [
       judgeTest(test({ line: 4, query: 'pdf <tables> & "charts"', expect: ['csv-charts'], top: 1 }), ['tools/pdf-extract'], skills),
@@ -468,7 +470,7 @@ describe('check: text and JSON formats', () => {
 
   it('JSON has the documented version-1 shape with 1-based positions', () => {
     const json = checkJson(sampleReport()) as any;
-    assert.deepEqual(Object.keys(json), ['version', 'library', 'config', 'skills', 'changedOnly', 'summary', 'tests', 'findings', 'budgets']);
+    assert.deepEqual(Object.keys(json), ['version', 'library', 'config', 'profiles', 'skills', 'changedOnly', 'summary', 'tests', 'findings', 'budgets']);
     assert.equal(json.version, 1);
     assert.deepEqual(json.summary, { tests: 2, passed: 1, failed: 1, errors: 1, warnings: 1, infos: 1, exitCode: 1 });
     assert.deepEqual(Object.keys(json.tests[0]), ['file', 'line', 'kind', 'name', 'query', 'expect', 'notExpect', 'top', 'set', 'passed', 'problems', 'ranked']);

@@ -1,11 +1,24 @@
 import { strict as assert } from 'node:assert';
-import { simulateListing, type ListableSkill } from '../../src/core/profiles';
+import { overBudgetNote, simulateListing, type ListableSkill } from '../../src/core/profiles';
 import { listedDoc } from '../../src/core/route/listingView';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { SkillDoc } from '../../src/core/types';
 import { BODY_ONLY_REQUEST, bodyOnlyLibrary, FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 
 const s = (name: string, description: string, extra: Record<string, unknown> = {}): ListableSkill => ({ id: `lib/${name}`, name, frontMatter: { name, description, ...extra } });
+
+describe('the library over its listing budget, said once (core/profiles overBudgetNote)', () => {
+  const doc = (name: string, description: string) => ({ ...s(name, description), path: `${name}/SKILL.md`, description });
+
+  it('on the skill whose entry costs the most, with how far over and what the client does', () => {
+    const skills = [doc('alpha', 'a'.repeat(60)), doc('beta', 'b'.repeat(300)), doc('zeta', 'z'.repeat(80))];
+    const note = overBudgetNote(skills, 'claude-code', 100)!;
+    assert.equal(note.skillId, 'lib/beta');
+    assert.match(note.message, /^The 3 skills list 453 characters of name \+ description, 4\.5 times Claude Code's budget of 100: Claude Code lists 2 of them by name only or not at all\. This skill's entry is the longest \(304 characters\): shorten the longest descriptions/);
+    assert.match(overBudgetNote(skills, 'claude-code', 400)!.message, /13% over Claude Code's budget of 400/);
+    assert.equal(overBudgetNote(skills, 'claude-code', 1000), null, 'within budget');
+  });
+});
 
 describe('client listings (core/profiles simulateListing)', () => {
   it('Claude Code lists description + when_to_use capped at 1,536 and leaves out skills it may not invoke', () => {

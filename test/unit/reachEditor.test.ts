@@ -66,6 +66,18 @@ describe('reach in the editor', () => {
     assert.equal(unreachableFinding(dismissed, reach(), { label: 'Claude Code', min: 0.5, severity: 'warning', client: 'claude-code' }), null);
   });
 
+  it('in the editor only with something to act on: words, or a cut or drop of its own; not for a library over budget', () => {
+    const doc = parseSkill({ id: 'dotnet-ui', path: 'dotnet-ui/SKILL.md', folderName: 'dotnet-ui' }, TEXT, ['claude-code']);
+    const editor = { label: 'Claude Code', min: 0.5, severity: 'info' as const, client: 'claude-code', actionableOnly: true };
+    const overBudget = { suggest: [], wonBack: 0, dropped: true, overBudget: true as const, why: "the listing is over Claude Code's budget of 8,000 characters" };
+    assert.ok(unreachableFinding(doc, reach(), editor), 'words to add');
+    assert.ok(unreachableFinding(doc, reach({ suggest: [], wonBack: 0, cut: true, why: 'Claude Code lists the first 1536 characters' }), editor), 'its own description is cut');
+    assert.equal(unreachableFinding(doc, reach(overBudget), editor), null, 'dropped because the whole library is over budget');
+    assert.equal(unreachableFinding(doc, reach({ suggest: [], wonBack: 0 }), editor), null, 'no cause found and nothing to add');
+    // check's reach gate (an explicit bar) reports every miss.
+    assert.match(unreachableFinding(doc, reach(overBudget), { ...editor, actionableOnly: false })!.message, /lists its name only/);
+  });
+
   it('settings: skillRouter.reach.client and .min are sanitised', () => {
     assert.deepEqual(DEFAULT_SETTINGS.reach, { client: 'claude-code', min: 0.5 });
     assert.deepEqual(sanitiseSettings({ reach: { client: 'off', min: 0.8 } }).settings.reach, { client: 'off', min: 0.8 });

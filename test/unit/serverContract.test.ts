@@ -6,10 +6,10 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CLIENT_PROFILES, SPEC_FIELDS } from '../../src/core/profiles';
+import { CLIENT_PROFILES, defaultProfiles, SPEC_FIELDS } from '../../src/core/profiles';
 import { SERVER_CODES } from '../../src/server/diagnostics';
 import { KEY_DOCS } from '../../src/server/frontMatterHelp';
-import { DEFAULT_SETTINGS, flatDefaults, sanitiseSettings, indexAffected } from '../../src/server/settings';
+import { DEFAULT_SETTINGS, flatDefaults, sanitiseSettings, indexAffected, withProfiles } from '../../src/server/settings';
 import { CUSTOM_METHODS, RESTART_SETTINGS } from '../../src/shared/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -48,7 +48,7 @@ describe('contract: settings', () => {
   });
 
   it('sanitises what the client sends: bad values fall back to the defaults and are named', () => {
-    assert.deepEqual(sanitiseSettings(undefined).settings, DEFAULT_SETTINGS);
+    assert.deepEqual(sanitiseSettings(undefined).settings, { ...DEFAULT_SETTINGS, profiles: [] }, 'unset: the folder chooses');
     const { settings, problems } = sanitiseSettings({
       profiles: ['codex', 'nope', 'codex'],
       route: { topK: 0, rerank: 'yes' },
@@ -67,7 +67,26 @@ describe('contract: settings', () => {
     assert.equal(settings.diagnostics.scope, 'openFiles');
     assert.equal(settings.listingBudget, 5000);
     assert.equal(problems.length, 5, problems.join('\n'));
-    assert.deepEqual(sanitiseSettings({ profiles: [] }).settings.profiles, ['spec']);
+    // Empty: the folder's default, resolved by the server with the folder's layout.
+    assert.deepEqual(sanitiseSettings({ profiles: [] }).settings.profiles, []);
+    const auto = withProfiles(sanitiseSettings({}).settings, () => ({ profiles: ['copilot'], from: '.github/skills' }));
+    assert.deepEqual([auto.profiles, auto.profilesFrom], [['copilot'], '.github/skills']);
+    const set = withProfiles(sanitiseSettings({ profiles: ['codex'] }).settings, () => assert.fail('the setting wins'));
+    assert.deepEqual([set.profiles, set.profilesFrom], [['codex'], 'skillRouter.profiles']);
+    assert.deepEqual(withProfiles(sanitiseSettings({}).settings, () => null).profiles, ['spec']);
+  });
+
+  it('the default profiles follow the folder: one rule for the editor and check', () => {
+    const has = (...folders: string[]) => (f: string) => folders.includes(f);
+    assert.deepEqual(defaultProfiles('/repo/.claude/skills', has()), { profiles: ['claude-code'], from: '.claude/skills' });
+    assert.deepEqual(defaultProfiles('/repo/.github/skills/pdf', has()).profiles, ['copilot']);
+    assert.deepEqual(defaultProfiles('/repo', has('.github/skills', '.agents/skills')), { profiles: ['copilot', 'codex'], from: '.github/skills, .agents/skills' });
+    assert.deepEqual(defaultProfiles('/repo', has('.agents/skills', '.codex/skills')).profiles, ['codex']);
+    const none = defaultProfiles('/repo/skills', has('.claude'));
+    assert.deepEqual(none.profiles, ['spec']);
+    assert.match(none.from, /^no client skill folder found: \.claude\/skills, \.github\/skills/);
+    // A name that only starts like a client folder is none.
+    assert.deepEqual(defaultProfiles('/repo/.claude/skills-old', has()).profiles, ['spec']);
   });
 
   it('only index-shaping settings re-index a folder', () => {

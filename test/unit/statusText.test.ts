@@ -16,6 +16,7 @@ const base: IndexStatus = {
   timings: { indexMs: 3300, lastUpdateMs: 12, lastDiagnosticsMs: 95 },
   lastError: null,
   profiles: ['claude-code'],
+  profilesFrom: '.claude/skills',
   budget: { profile: 'claude-code', used: 5210, budget: 8000 },
 };
 

@@ -29,6 +29,8 @@ export interface CheckReport {
   /** Library as displayed. */
   library: string;
   config: string | null;
+  /** The client profiles the findings are for, and what chose them (`--profile`, the config, or the library's folders). */
+  profiles: { ids: string[]; from: string };
   skills: number;
   tests: TestOutcome[];
   findings: CheckFinding[];

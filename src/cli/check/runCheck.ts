@@ -24,7 +24,7 @@ import type { SkillService } from '../../core/service';
 import type { Finding, SkillDoc, TextRange } from '../../core/types';
 import { defaultCacheDir } from '../../node/library';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, plural, readText, UsageError, type CliIo } from '../io';
-import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from '../options';
+import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, profileChoice, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from '../options';
 import {
   DEFAULT_TOP,
   discoverTests,
@@ -158,6 +158,8 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       profile: values.profile ?? config.profiles,
     };
     const opts = engineOptions(flags, io, root);
+    const choice = profileChoice(flags.profile, root);
+    const profilesFrom = values.profile ? '--profile' : config.profiles ? show(configPath!) : choice.from;
     const cacheDir = opts.cacheDir ?? defaultCacheDir(root);
     // Without routing tests or a reach gate, the library is read first (as `validate` reads it) and
     // opened in full only when something must route: trigger evals to run, or pair findings not
@@ -282,9 +284,10 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
       );
     }
 
-    // Listing budgets, for the selected profiles' clients when profiles were chosen.
+    // Listing budgets: the selected clients', or every client's for the spec alone (it lists nothing itself).
     let budgets = effectiveBudgets(config.budgets);
-    if (opts.profiles) budgets = Object.fromEntries(Object.entries(budgets).filter(([client]) => (opts.profiles as readonly string[]).includes(client)));
+    const clients = choice.profiles.filter((p) => p in budgets);
+    if (clients.length) budgets = Object.fromEntries(Object.entries(budgets).filter(([client]) => (clients as string[]).includes(client)));
     const budgetReports = listingBudgets(skills, budgets);
     const over = budgetReports.filter((b) => b.over);
     if (over.length) {
@@ -307,6 +310,7 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     const report: CheckReport = {
       library: show(root),
       config: configPath ? show(configPath) : null,
+      profiles: { ids: choice.profiles, from: profilesFrom },
       skills: skills.length,
       tests: outcomes,
       findings,

@@ -25,6 +25,15 @@ export function unreachableMessage(s: SkillReach, label: string, min: number): s
   return text;
 }
 
+/**
+ * Whether the finding gives the author something to do about this skill: words to add, or a cut or
+ * drop of its own description. A skill short of its requests only because the whole library is
+ * over the budget (the library's one `budget.listing-over` says so) or for no cause found has none.
+ */
+export function actionable(s: SkillReach): boolean {
+  return s.suggest.length > 0 || ((s.cut || s.dropped || s.omitted) && !s.overBudget);
+}
+
 export interface UnreachableOptions {
   /** The client's label ("Claude Code"). */
   label: string;
@@ -33,11 +42,14 @@ export interface UnreachableOptions {
   severity: Severity;
   /** The client, as the finding's profile. */
   client: string;
+  /** Only when `actionable` (the editor: a finding with nothing to do is noise there; `check`'s gate reports every miss). */
+  actionableOnly?: boolean;
 }
 
 /** The finding for one skill's reach, or null (reach at or above the bar, no requests, or dismissed by the skill). */
 export function unreachableFinding(doc: Pick<SkillDoc, 'keyRanges' | 'frontMatter' | 'body'>, s: SkillReach, opts: UnreachableOptions): Finding | null {
   if (!s.requests || s.reachedListing / s.requests >= opts.min) return null;
+  if (opts.actionableOnly && !actionable(s)) return null;
   if (isSuppressed(readSuppressions(doc), UNREACHABLE)) return null;
   const at = { line: 0, character: 0 };
   return {

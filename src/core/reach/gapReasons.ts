@@ -15,6 +15,8 @@ export interface ListingGap {
   omitted: boolean;
   /** The listing's reason for a cut, drop or omission. */
   why?: string;
+  /** The cut, drop or omission comes from the whole listing being over budget, not from this skill. */
+  overBudget?: true;
   /** Words of the request that the skill's body has and its name and listed text do not (at most five, in request order). */
   bodyOnly: string[];
 }

@@ -303,6 +303,7 @@ export async function measureReach(input: ReachInput): Promise<ReachReport> {
       dropped: entry?.descriptionDropped ?? false,
       omitted: entry?.omitted ?? true,
       ...(entry?.why ? { why: entry.why } : {}),
+      ...(entry?.overBudget ? { overBudget: true as const } : {}),
       suggest,
       wonBack: suggest.length ? rows.filter((r) => r.won).length : 0,
       ownLost: suggest.length ? p!.verified!.ownLost : 0,

@@ -16,6 +16,7 @@ export function checkJson(report: CheckReport): Record<string, unknown> {
     version: 1,
     library: report.library,
     config: report.config,
+    profiles: report.profiles,
     skills: report.skills,
     changedOnly: report.changed,
     summary,

@@ -7,6 +7,7 @@ export function formatText(report: CheckReport): string {
   const out: string[] = [];
   const summary = summarizeCheck(report);
   out.push(`skill-router check: ${plural(report.skills, 'skill')} in ${report.library}`);
+  out.push(`profiles: ${report.profiles.ids.join(', ')} (${report.profiles.from})`);
   if (report.changed) {
     const c = report.changed;
     out.push(
