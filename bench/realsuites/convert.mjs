@@ -40,7 +40,8 @@ const arr = (x) => (x === undefined || x === null ? [] : Array.isArray(x) ? x : 
 /**
  * Each library: where its skills and tests live at the pinned commit, and how its cases map to
  * rows. `parse(read)` returns rows `{id, query, skills?, alsoOk?, not?, source, extra?}` (a row
- * with `not` is a negative; `not: []` means no skill of the library should fire) or
+ * with `skills` is a positive, its `not` the neighbours that must not come first; a row with only
+ * `not` is a negative, `not: []` meaning no skill of the library should fire) or
  * `{id, source, drop}` for a case that cannot be converted.
  */
 const LIBRARIES = [
@@ -91,15 +92,13 @@ const LIBRARIES = [
     tests: ['evals/triggers.json'],
     rules: [
       '`evals/triggers.json` (`{prompt, expect, route?}`, no ids: `triggers#N` by position): `expect` → positive (k=1).',
-      'A `route` that starts with `not <skill>` (the authors\' "routing pair": the neighbour this prompt must not reach) also gives a negative `not: [<skill>]` with the same query; other `route` notes are kept as `note`.',
+      'A `route` that starts with `not <skill>` (the authors\' "routing pair": the neighbour this prompt must not reach) becomes the positive\'s `not: [<skill>]`; the `route` text is kept as `note`.',
     ],
     parse(read) {
       const rows = [];
       read('evals/triggers.json').cases.forEach((c, i) => {
-        const id = `triggers#${i + 1}`;
-        rows.push({ id, query: c.prompt, skills: [c.expect], source: 'evals/triggers.json', extra: c.route ? { note: c.route } : {} });
         const m = /^not ([a-z0-9-]+)/.exec(c.route ?? '');
-        if (m) rows.push({ id: `${id}:not`, query: c.prompt, not: [m[1]], source: 'evals/triggers.json', extra: { note: c.route } });
+        rows.push({ id: `triggers#${i + 1}`, query: c.prompt, skills: [c.expect], ...(m ? { not: [m[1]] } : {}), source: 'evals/triggers.json', extra: c.route ? { note: c.route } : {} });
       });
       return rows;
     },
@@ -129,7 +128,7 @@ const LIBRARIES = [
     skillLang: 'en',
     tests: ['evals/routing-cases.json'],
     rules: [
-      '`evals/routing-cases.json` (`{id, prompt, expected_skill, forbidden_skills, activation_channel, split, ...}`): `expected_skill` → positive (k=1); its `forbidden_skills` → a negative `not: [...]` with the same query (id `<id>:forbidden`).',
+      '`evals/routing-cases.json` (`{id, prompt, expected_skill, forbidden_skills, activation_channel, split, ...}`): `expected_skill` → positive (k=1) whose `not` is its `forbidden_skills`.',
       '`expected_skill: null` (activation channel `none`) → negative `not: []`: the authors expect no skill to activate; their `forbidden_skills` list is kept as `forbidden_skills`.',
       '`activation_channel` (`semantic`, `explicit-name` where the prompt names the skill, `none`) and the authors\' `split` (`train`/`validation`) are kept.',
       '`evals/behavior-cases.json` tests what a skill does once chosen (must/must_not), not routing: not used.',
@@ -142,8 +141,7 @@ const LIBRARIES = [
           rows.push({ id: c.id, query: c.prompt, not: [], source: 'evals/routing-cases.json', extra: { ...extra, forbidden_skills: arr(c.forbidden_skills) } });
           continue;
         }
-        rows.push({ id: c.id, query: c.prompt, skills: [c.expected_skill], source: 'evals/routing-cases.json', extra });
-        if (arr(c.forbidden_skills).length) rows.push({ id: `${c.id}:forbidden`, query: c.prompt, not: arr(c.forbidden_skills), source: 'evals/routing-cases.json', extra });
+        rows.push({ id: c.id, query: c.prompt, skills: [c.expected_skill], not: arr(c.forbidden_skills), source: 'evals/routing-cases.json', extra });
       }
       return rows;
     },
@@ -174,8 +172,8 @@ const LIBRARIES = [
     tests: ['tests/routing.json', 'tests/ab-evaluation/near_boundary_prompts.json'],
     rules: [
       '`tests/routing.json` (`{id, skill, expect, prompt}`): `expect: route` → positive for `skill`; `expect: do-not-route` → negative `not: [skill]`.',
-      '`tests/ab-evaluation/near_boundary_prompts.json` (`{id, type, prompt, preferred_skill, acceptable_skills, forbidden_skills}`): `preferred_skill` → positive (k=1) with the other `acceptable_skills` as `also_ok`; non-empty `forbidden_skills` → a negative `not: [...]` (id `<id>:forbidden`). `type` (`clear-left`, `clear-right`, `boundary`, `underspecified`) kept.',
-      'A few queries are Thai: direction `th2en`.',
+      '`tests/ab-evaluation/near_boundary_prompts.json` (`{id, type, prompt, preferred_skill, acceptable_skills, forbidden_skills}`): `preferred_skill` → positive (k=1) with the other `acceptable_skills` as `also_ok` and `forbidden_skills` as `not`. `type` (`clear-left`, `clear-right`, `boundary`, `underspecified`) kept.',
+      'Thai queries get direction `th2en`.',
     ],
     parse(read) {
       const rows = read('tests/routing.json').cases.map((c) =>
@@ -187,9 +185,8 @@ const LIBRARIES = [
       );
       const nb = 'tests/ab-evaluation/near_boundary_prompts.json';
       for (const p of read(nb).prompts) {
-        const extra = { type: p.type, risk_class: p.risk_class };
-        rows.push({ id: p.id, query: p.prompt, skills: [p.preferred_skill], alsoOk: arr(p.acceptable_skills).filter((s) => s !== p.preferred_skill), source: nb, extra });
-        if (arr(p.forbidden_skills).length) rows.push({ id: `${p.id}:forbidden`, query: p.prompt, not: arr(p.forbidden_skills), source: nb, extra });
+        const alsoOk = arr(p.acceptable_skills).filter((s) => s !== p.preferred_skill);
+        rows.push({ id: p.id, query: p.prompt, skills: [p.preferred_skill], alsoOk, not: arr(p.forbidden_skills), source: nb, extra: { type: p.type, risk_class: p.risk_class } });
       }
       return rows;
     },
@@ -202,7 +199,7 @@ const LIBRARIES = [
     tests: ['evals/routing.json', 'skills/*/evals/evals.json'],
     rules: [
       '`evals/routing.json` (`{id, prompt, expected_mission, type, reason}`): every case → positive for `expected_mission` (k=1). `type: negative` marks a near miss whose right answer is still `expected_mission` (the wrong neighbour is named only in the prose `reason`), so these are positives too; `type` kept.',
-      '`skills/<skill>/evals/evals.json` (skill-creator style, `{id, prompt, expected_output, assertions}`): an assertion `Routes to <skill>` (a trailing qualifier such as "for diagnosis" ignored) → positive for that skill; `Does not route to <a> or <b>` → negative `not: [a, b]` (ids `<skill>/evals#<id>` and `…:not`). Evals without a routing assertion are dropped.',
+      '`skills/<skill>/evals/evals.json` (skill-creator style, `{id, prompt, expected_output, assertions}`): an assertion `Routes to <skill>` (a trailing qualifier such as "for diagnosis" ignored) → positive for that skill; `Does not route to <a> or <b>` → that positive\'s `not: [a, b]`, or a negative `not: [a, b]` when the eval names no skill to route to (ids `<skill>/evals#<id>`). Evals without a routing assertion are dropped.',
     ],
     parse(read, list) {
       const rows = read('evals/routing.json').evals.map((c) => ({
@@ -222,9 +219,8 @@ const LIBRARIES = [
             const m = /^Does not route to (.+)$/.exec(a);
             return m ? m[1].split(/,\s*|\s+or\s+/).map((s) => /^[a-z0-9-]+/.exec(s.trim())?.[0]).filter(Boolean) : [];
           });
-          if (to.length) rows.push({ id, query: e.prompt, skills: to, source: file });
-          if (notTo.length) rows.push({ id: `${id}:not`, query: e.prompt, not: notTo, source: file });
-          if (!to.length && !notTo.length) rows.push({ id, source: file, drop: 'no "Routes to"/"Does not route to" assertion' });
+          if (to.length || notTo.length) rows.push({ id, query: e.prompt, ...(to.length ? { skills: to } : {}), not: notTo, source: file });
+          else rows.push({ id, source: file, drop: 'no "Routes to"/"Does not route to" assertion' });
         }
       }
       return rows;
@@ -237,14 +233,13 @@ const LIBRARIES = [
     skillLang: 'en',
     tests: ['evals/routing-cases.json'],
     rules: [
-      '`evals/routing-cases.json` (`{id, prompt, expected_skill, must_not_route_to}`): `expected_skill` → positive (k=1); `must_not_route_to` → negative `not: [that skill]` (id `<id>:not`).',
+      '`evals/routing-cases.json` (`{id, prompt, expected_skill, must_not_route_to}`): `expected_skill` → positive (k=1) with `not: [must_not_route_to]`.',
       '`design-judge-shared` is a shared-reference skill the other six load; it is part of the library and named in negatives.',
     ],
     parse(read) {
       const rows = [];
       for (const c of read('evals/routing-cases.json').cases) {
-        rows.push({ id: c.id, query: c.prompt, skills: [c.expected_skill], source: 'evals/routing-cases.json' });
-        if (c.must_not_route_to) rows.push({ id: `${c.id}:not`, query: c.prompt, not: arr(c.must_not_route_to), source: 'evals/routing-cases.json' });
+        rows.push({ id: c.id, query: c.prompt, skills: [c.expected_skill], not: arr(c.must_not_route_to), source: 'evals/routing-cases.json' });
       }
       return rows;
     },
@@ -315,10 +310,10 @@ function convert(lib) {
       dropped.push({ id: row.id, why: `names a skill absent from the library (${[...new Set(missing)].join(', ')})` });
       continue;
     }
+    const not = arr(row.not).map(resolve);
     const lang = (lib.lang ?? ((r) => scriptLang(r.query)))(row);
     const base = { id: uniqueId(row.id), query: row.query };
-    if (row.not) {
-      const not = row.not.map(resolve);
+    if (!row.skills) {
       const key = `neg\u0000${row.query}\u0000${[...not].sort().join(',')}`;
       if (seen.has(key)) {
         dropped.push({ id: row.id, why: 'duplicate of an earlier negative (same query and skills)' });
@@ -335,7 +330,8 @@ function convert(lib) {
       }
       seen.add(key);
       const alsoOk = arr(row.alsoOk).map(resolve).filter((s) => s && !skillIds.includes(s));
-      pos.push({ ...base, skill_ids: skillIds, k: skillIds.length, direction: `${lang}2${lib.skillLang}`, source: row.source, ...(alsoOk.length ? { also_ok: alsoOk } : {}), ...row.extra });
+      const boundary = not.filter((s) => !skillIds.includes(s));
+      pos.push({ ...base, skill_ids: skillIds, k: skillIds.length, direction: `${lang}2${lib.skillLang}`, source: row.source, ...(alsoOk.length ? { also_ok: alsoOk } : {}), ...(boundary.length ? { not: boundary } : {}), ...row.extra });
     }
   }
 
@@ -376,9 +372,9 @@ function sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, 
     '',
     '## Counts',
     '',
-    '| skills | positives | negatives (of which `not: []`) | k histogram | skills with ≥1 positive |',
+    '| skills | positives (with `not`) | negatives (of which `not: []`) | k histogram | skills with ≥1 positive |',
     '|---|---|---|---|---|',
-    `| ${byId.size} | ${pos.length} | ${neg.length} (${neg.filter((r) => r.not.length === 0).length}) | ${[...kHist].sort((a, b) => a[0] - b[0]).map(([k, n]) => `k=${k}: ${n}`).join(', ')} | ${covered.size} |`,
+    `| ${byId.size} | ${pos.length} (${pos.filter((r) => r.not).length}) | ${neg.length} (${neg.filter((r) => r.not.length === 0).length}) | ${[...kHist].sort((a, b) => a[0] - b[0]).map(([k, n]) => `k=${k}: ${n}`).join(', ')} | ${covered.size} |`,
     '',
     `Directions: ${[...dirs].map(([d, n]) => `${d} ${n}`).join(', ')}.`,
     '',
@@ -390,6 +386,8 @@ function sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, 
     '## Conversion',
     '',
     ...lib.rules.map((r) => `- ${r}`),
+    '',
+    'A positive\'s `not` lists the skills the authors say this request must not reach (bench/libraries.ts counts it under "boundary held"). A negative with `not: [x]` is a request the authors say must not trigger `x` and name no skill it should trigger; note that the bench\'s metric (`negativeHeld` in src/core/eval/metrics.ts) scores every row without `skill_ids` as a no-skill request (held only when nothing is returned), which is stricter than the authors\' "not x".',
     '',
     'Common rules (bench/realsuites/convert.mjs): skill id = the SKILL.md folder name; only SKILL.md files are copied, byte-identical to the commit; queries are the authors\' text; a case naming a skill absent from the library is dropped; positives (negatives) with the same query and skill set are deduplicated, first kept; ids are the authors\' where they have them (a `~N` suffix marks a repeated id); direction = query language (from its script) `2` the skills\' language. Fields beyond the common schema are informational.',
     '',
