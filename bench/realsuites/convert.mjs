@@ -245,6 +245,48 @@ const LIBRARIES = [
     },
   },
   {
+    name: 'finance-writing',
+    repo: 'yxyuan-joy/Finance-top-journal-writing-skills',
+    commit: 'bd395fc72eedc2640bc2809b3fc62e1967fda7d9',
+    skillLang: 'en',
+    tests: ['evals/cases/routing-v1.json'],
+    rules: [
+      '`evals/cases/routing-v1.json` (`{id, prompt, language, expected_primary, expected_supporting, negative_for, top_k?, tags}`): `expected_primary` plus `expected_supporting` → positive with all of them required (k=2 for the 24 co-routing cases: the core `finance-top-journal-writing` and one specialist; `top_k: 2` in the file) and `negative_for` as `not`; `expected_primary: null` → negative `not: []` (the authors also list every skill in `negative_for`). `tags` kept.',
+      'Chinese and mixed Chinese-English queries get direction `zh2en`.',
+    ],
+    parse(read) {
+      return read('evals/cases/routing-v1.json').cases.map((c) =>
+        c.expected_primary === null
+          ? { id: c.id, query: c.prompt, not: [], source: 'evals/cases/routing-v1.json', extra: { tags: c.tags } }
+          : { id: c.id, query: c.prompt, skills: [c.expected_primary, ...arr(c.expected_supporting)], not: arr(c.negative_for), source: 'evals/cases/routing-v1.json', extra: { tags: c.tags } },
+      );
+    },
+  },
+  {
+    name: 'codex-agent',
+    repo: 'medeiroshudson/CodexAgent',
+    commit: 'c4b2c28ed3d7a87ee06ee21bb269a980f7bc20f7',
+    skillLang: 'en',
+    tests: ['evals/skill-routing.json'],
+    rules: [
+      '`evals/skill-routing.json` (`{id, kind, prompt, expectedSkill?, expectedSkills?, excludedSkills?, expectedDisposition?}`): `kind: positive` → positive for `expectedSkill` (k=1); `kind: overlap` → positive requiring every skill of `expectedSkills` (k = its length; `expectedSkill`, the one listed first by the authors, kept as `primary`).',
+      '`kind: negative` → negative: `not: []` when `expectedDisposition` is `no-skill` (the authors\' `excludedSkills` kept as `excluded_skills`), otherwise `not: excludedSkills`. `kind` and `expectedDisposition` kept.',
+    ],
+    parse(read) {
+      return read('evals/skill-routing.json').cases.map((c) => {
+        const extra = { kind: c.kind, ...(c.expectedDisposition ? { disposition: c.expectedDisposition } : {}) };
+        const source = 'evals/skill-routing.json';
+        if (c.kind === 'negative') {
+          return c.expectedDisposition === 'no-skill'
+            ? { id: c.id, query: c.prompt, not: [], source, extra: { ...extra, excluded_skills: arr(c.excludedSkills) } }
+            : { id: c.id, query: c.prompt, not: arr(c.excludedSkills), source, extra };
+        }
+        const skills = c.expectedSkills?.length ? c.expectedSkills : [c.expectedSkill];
+        return { id: c.id, query: c.prompt, skills, source, extra: c.expectedSkills?.length ? { ...extra, primary: c.expectedSkill } : extra };
+      });
+    },
+  },
+  {
     name: 'decisions',
     repo: 'n0namer/skills-for-decision-making',
     commit: '9b209a95a42a645cb62622654eb7c465b96e3eb3',
