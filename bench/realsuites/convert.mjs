@@ -395,8 +395,13 @@ function convert(lib) {
 }
 
 function sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, neg, dropped }) {
-  const licenseName = license.toString('utf8').split('\n').map((l) => l.trim()).find(Boolean);
-  const copyright = /^.*copyright.*\d{4}.*$/im.exec(license.toString('utf8'))?.[0]?.trim();
+  const licenseText = license.toString('utf8');
+  const licenseName = /^\s*MIT License/.test(licenseText)
+    ? 'MIT'
+    : /Apache License[\s\S]{0,80}Version 2\.0/.test(licenseText)
+      ? 'Apache-2.0'
+      : licenseText.split('\n').map((l) => l.trim()).find(Boolean);
+  const copyright = /^.*copyright.*\d{4}.*$/im.exec(licenseText)?.[0]?.trim();
   const kHist = new Map();
   for (const r of pos) kHist.set(r.k, (kHist.get(r.k) ?? 0) + 1);
   const covered = new Set(pos.flatMap((r) => r.skill_ids));
