@@ -235,6 +235,22 @@ describe('the suggested line', () => {
     }
   });
 
+  it('reads as a sentence a person would write: no leading verb, no broken clause, symbols kept', () => {
+    const prep = doc('t/tax-prep', 'tax-prep', 'Prepares tax-season materials — quarterly estimated tax calculation or year-end 1099 prep — and produces an accountant handoff packet. Accepts optional mode and year arguments.');
+    const organizer = doc('t/tax-season-organizer', 'tax-season-organizer',
+      'Prepares tax-season materials for small business owners — framed as deliverables for their accountant, not tax advice. Two modes: (1) quarterly estimated tax calculation — pulls YTD net income from QuickBooks and calculates the federal income tax + self-employment tax liability and quarterly payment due; (2) year-end 1099 prep — scans QuickBooks, PayPal, and Stripe for contractors paid over $600, builds a 1099-NEC candidate list with missing W-9 flags, and produces a plain-English summary a CPA can work from directly.');
+    const tp = new SkillProfiles([prep, organizer], words);
+    const phrases = distinguishingPhrases(prep, organizer, tp, words);
+    assert.ok(phrases.length > 0);
+    for (const p of phrases) {
+      assert.doesNotMatch(p, /^(pulls|scans|builds|produces|calculates)\b/, `a phrase starts with a verb: ${p}`);
+      assert.doesNotMatch(p, /\b(can|will|should|must)\b/, `a clause, not a phrase: ${p}`);
+      assert.doesNotMatch(p, /\b(a|an|the|over|for|of|and)$/, `a phrase ends on a joining word: ${p}`);
+      assert.ok(!/\b600\b/.test(p) || p.includes('$600'), `the dollar sign is kept: ${p}`);
+    }
+    assert.match(useOtherLine(prep, organizer, tp, words)!, /^For [^,]+(, [^,]+)*( or [^,]+)?, use tax-season-organizer\.$/);
+  });
+
   it('is left out when the two say the same, and written in Chinese for a Chinese skill', () => {
     assert.equal(useOtherLine(get('a/csv-a'), get('a/csv-b'), profiles, words), null, 'the fix is to merge');
     const zh = [doc('z/a', 'a', '分析运动数据、评估健身进展。'), doc('z/b', 'b', '分析营养数据、评估营养状况、制定饮食计划。')];

@@ -159,6 +159,26 @@ describe('pair scan: conflicts', () => {
     assert.deepEqual((await (await engine(files)).pairFindings()).filter((p) => p.a.includes('blob')), []);
   });
 
+  it('a first sentence that names its platform tells the two apart, whatever language the rest names', async () => {
+    const files = library();
+    const sdk = (platform: string, lang: string) =>
+      withBody(`video-sdk-${platform.toLowerCase()}`, `Zoom Video SDK for ${platform} native apps. Build custom video sessions, join and leave meetings, and render participants with the ${lang} SDK.`, '# Joining a session\n\n# Rendering video\n');
+    files.set('team/video-sdk-android/SKILL.md', sdk('Android', 'Kotlin'));
+    files.set('team/video-sdk-ios/SKILL.md', sdk('iOS', 'Swift'));
+    const found = (await (await engine(files)).pairFindings()).filter((p) => p.a.includes('video-sdk'));
+    assert.deepEqual(found.filter((p) => p.detail?.kind === 'variant'), [], 'no advice to name Kotlin where Android is named');
+    // Neither says its platform first: the conflict names the platform, and the line to add does not repeat it.
+    files.set('team/video-sdk-android/SKILL.md', sdk('Android', 'Kotlin').replace('Zoom Video SDK for Android native apps.', 'Zoom Video SDK for native apps.'));
+    files.set('team/video-sdk-ios/SKILL.md', sdk('iOS', 'Swift').replace('Zoom Video SDK for iOS native apps.', 'Zoom Video SDK for native apps.'));
+    const [c] = (await (await engine(files)).pairFindings()).filter((p) => p.a.includes('video-sdk') && p.detail?.kind === 'variant');
+    if (c) {
+      for (const line of Object.values(c.suggestions ?? {})) {
+        const words = line.toLowerCase().match(/[a-z]+/g) ?? [];
+        for (const w of ['swift', 'kotlin', 'ios', 'android']) assert.ok(words.filter((x) => x === w).length <= 1, `"${w}" twice in: ${line}`);
+      }
+    }
+  });
+
   it('an umbrella over a task skill: the umbrella is the one whose requests spread', async () => {
     const files = library();
     files.set('team/pdf-router/SKILL.md', withBody('pdf-router', 'Router for PDF work: hands off to the PDF skills. Use for filling PDF forms, merging PDF files or extracting tables from PDF files.', '# Filling PDF forms\n\n# Merging PDF files\n'));

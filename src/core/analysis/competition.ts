@@ -326,7 +326,8 @@ export function judgeCompetition(
 
   // The same job for two stacks, platforms or products: a conflict while a first sentence does
   // not say which; variants that name what sets them apart first are told apart already.
-  const mismatch = facetMismatches(px.facets, py.facets).find((m) => VARIANT_FAMILIES.includes(m.family));
+  const mismatches = facetMismatches(px.facets, py.facets).filter((m) => VARIANT_FAMILIES.includes(m.family));
+  const mismatch = mismatches[0];
   // Rare: in at most 0.5% of the library's skills (3 in a small one).
   const rareDf = Math.max(3, profiles.size * 0.005);
   const product = mismatch ? null : productSplit(x, y, analyser, (t) => profiles.idfOf(t) >= Math.log(1 + profiles.size / rareDf));
@@ -336,8 +337,13 @@ export function judgeCompetition(
     const unnamed: string[] = [];
     for (const doc of [x, y]) {
       const first = firstSentence(doc.description);
-      const own = mismatch ? (detectFacets(first, '')[mismatch.family] ?? []) : values[doc.id].filter((v) => first.toLowerCase().includes(v.toLowerCase()));
-      if (!values[doc.id].some((v) => own.includes(v))) unnamed.push(doc.id);
+      // Named when its first sentence says its side in any family that sets the two apart: "Zoom
+      // Video SDK for Android" tells it from the iOS one, whether or not it also says Kotlin.
+      const firstFacets = detectFacets(first, '');
+      const named = mismatch
+        ? mismatches.some((m) => (doc === x ? m.a : m.b).some((v) => (firstFacets[m.family] ?? []).includes(v)))
+        : values[doc.id].some((v) => first.toLowerCase().includes(v.toLowerCase()));
+      if (!named) unnamed.push(doc.id);
     }
     if (!unnamed.length) return null;
     return { kind: 'variant', family, values, unnamed };

@@ -26,11 +26,19 @@ const OPENERS = new Set([
   'comprehensive', 'production-ready', 'automate', 'handle', 'handles', 'perform', 'apply', 'get', 'set', 'do',
 ]);
 
-/** English words of each clause of `text`, in order, their punctuation stripped. */
+/** Words that join two distinguishing words into one phrase ("management of secrets", "Stripe for contractors"). */
+const JOINERS = new Set(['of', 'for', 'and', 'in', 'on', 'with', 'to', 'from', 'by', 'or', 'per', 'via', 'into', '&']);
+
+/** English words of each clause of `text`, in order, their punctuation stripped (a currency sign kept: "$600"). */
 function englishClauses(text: string): string[][] {
   return text
     .split(/[.;:!?()[\]"“”'‘’,\n]+|\s[-–—]\s/u)
-    .map((c) => c.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}+#]+$/gu, '')).filter(Boolean));
+    .map((c) => c.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}$€£¥]+|[^\p{L}\p{N}+#]+$/gu, '')).filter(Boolean));
+}
+
+/** A clause that opens with a verb of the third person ("pulls YTD income", "scans QuickBooks") names no topic with it. */
+function opensWithVerb(word: string, index: number, clauseLength: number): boolean {
+  return index === 0 && clauseLength > 1 && /^\p{Ll}{3,}[^s]s$/u.test(word);
 }
 
 /**
@@ -54,15 +62,19 @@ function englishPhrases(description: string, fresh: (word: string) => number | n
     let run: { word: string; score: number; index: number }[] = [];
     const flush = () => {
       while (run.length && run[run.length - 1].score === 0) run.pop();
-      while (run.length && OPENERS.has(run[0].word.toLowerCase())) run.shift();
+      while (run.length && (OPENERS.has(run[0].word.toLowerCase()) || opensWithVerb(run[0].word, run[0].index, words.length))) run.shift();
       if (run.length) phrases.push({ text: inline(run.map((r) => r.word), run[0].index === 0), score: run.reduce((n, r) => n + r.score, 0), at: at++ });
       run = [];
     };
     for (const [index, word] of words.entries()) {
       const score = fresh(word);
       if (score === 0) {
-        // A stop word joins two distinguishing words ("management of secrets"), never starts a phrase.
-        if (run.length) run.push({ word, score: 0, index });
+        // A preposition or conjunction joins two distinguishing words ("management of secrets"),
+        // never starts a phrase; any other stop word (an article, "can", "that") starts a clause
+        // of its own, and a phrase across it would not read ("summary a CPA can work").
+        if (JOINERS.has(word.toLowerCase())) {
+          if (run.length) run.push({ word, score: 0, index });
+        } else flush();
         continue;
       }
       if (score === null) {
@@ -148,7 +160,10 @@ export function useOtherLine(self: SkillDoc, other: SkillDoc, profiles: SkillPro
   const ps = profiles.get(self.id);
   const po = profiles.get(other.id);
   if (!lead.length && ps && po && termCosine(ps.terms, po.terms) >= SAME_WORDS) return null;
-  const phrases = [...new Set([...lead, ...distinguishingPhrases(self, other, profiles, analyser)])].slice(0, MAX_PHRASES);
+  // A phrase that repeats a lead word ("Swift" and "Swift package setup") says it twice.
+  const leadWords = new Set(lead.flatMap((l) => analyser(l)));
+  const rest = distinguishingPhrases(self, other, profiles, analyser).filter((p) => !analyser(p).some((t) => leadWords.has(t)));
+  const phrases = [...new Set([...lead, ...rest])].slice(0, MAX_PHRASES);
   if (!phrases.length) return null;
   return hasCjk(self.description) ? `涉及${joinPhrases(phrases, true)}时，请使用 ${other.name}。` : `For ${joinPhrases(phrases, false)}, use ${other.name}.`;
 }
