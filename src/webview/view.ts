@@ -103,10 +103,14 @@ export function renderSet(el: HTMLElement, s: ViewState, actions: Actions): void
       rank ? h('span', { class: 'ref-rank' }, ` #${rank}`) : null,
     ].filter((x): x is HTMLElement => x !== null);
   };
+  // A weak match says so, as `route` does: the set is then a guess, not a claim.
+  const weak = last.match === 'weak';
   const together: Child =
     set.skills.length >= 2
       ? h('ul', { class: 'set-skills' }, set.skills.map((id) => h('li', {}, skillButton(id))))
-      : h('p', { class: 'muted' }, set.skills.length === 1 ? 'One skill is enough for this request: ' : 'No skill set for this request.', set.skills.length === 1 ? skillButton(set.skills[0]) : null);
+      : h('p', { class: 'muted' },
+          set.skills.length === 1 ? (weak ? 'Weak match: the best skill is only possibly what this request needs: ' : 'One skill is enough for this request: ') : 'No skill set for this request.',
+          set.skills.length === 1 ? skillButton(set.skills[0]) : null);
   const conflicts: Child = set.skipped.length
     ? h(
         'ul',
@@ -129,7 +133,7 @@ export function renderSet(el: HTMLElement, s: ViewState, actions: Actions): void
     : h('p', { class: 'muted' }, 'No probable SKIP conflicts among the candidates.');
   fill(
     el,
-    h('h2', {}, 'Needed together'),
+    h('h2', {}, weak && set.skills.length >= 2 ? 'Possibly needed together (weak match)' : 'Needed together'),
     together,
     h('h3', {}, 'Probable SKIP conflicts'),
     conflicts,

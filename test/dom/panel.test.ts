@@ -237,6 +237,16 @@ describe('query panel (DOM)', function () {
     assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), '数据可视化');
   });
 
+  it('a weak match says so in the set view instead of "one skill is enough"', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { set: { skills: ['pdf-extract'], skipped: [] }, match: 'weak' }));
+    assert.equal(await panel.text('#set-view p'), 'Weak match: the best skill is only possibly what this request needs: pdf-extract #1');
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver(resultsMessage(2, { set: { skills: ['pdf-extract'], skipped: [] }, match: 'strong' }));
+    assert.equal(await panel.text('#set-view p'), 'One skill is enough for this request: pdf-extract #1');
+  });
+
   it('shows errors, keeps the previous results dimmed, and ignores errors of stale requests', async () => {
     await routed();
     await panel.deliver(resultsMessage(1));
