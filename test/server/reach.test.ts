@@ -60,10 +60,18 @@ describe('server: skill.unreachable (reach workspace)', function () {
   });
 
   it('skillRouter.reach.client off turns it off', async () => {
-    await c.open(file('ci-pipelines'), readFileSync(file('ci-pipelines'), 'utf8'));
-    await c.diagnosticsOf(file('ci-pipelines'), (x) => unreachable(x).length > 0);
+    await c.open(file('dotnet-ui'), readFileSync(file('dotnet-ui'), 'utf8'));
+    await c.diagnosticsOf(file('dotnet-ui'), (x) => unreachable(x).length > 0);
     await c.setSettings({ reach: { client: 'off' } });
-    await c.diagnosticsOf(file('ci-pipelines'), (x) => unreachable(x).length === 0, 'gone with the setting');
+    await c.diagnosticsOf(file('dotnet-ui'), (x) => unreachable(x).length === 0, 'gone with the setting');
+  });
+
+  it('says nothing on a skill it has nothing to suggest for (no words to add, no cut of its own)', async () => {
+    await c.open(file('ci-pipelines'), readFileSync(file('ci-pipelines'), 'utf8'));
+    await c.open(file('dotnet-ui'), readFileSync(file('dotnet-ui'), 'utf8'));
+    // Measured after dotnet-ui's (the open skills are measured in turn): ci-pipelines had its turn by then.
+    await c.diagnosticsOf(file('dotnet-ui'), (x) => unreachable(x).length > 0);
+    assert.deepEqual(unreachable(c.current(file('ci-pipelines'))), []);
   });
 
   it('skillRouter/route with view.of: where the full-text results rank in the listing, and why lower there', async () => {

@@ -135,10 +135,20 @@ describe('server: requests and editor features (duplicates workspace)', function
     assert.match((hover!.contents as MarkupContent).value, /^\*\*description\*\*/);
     const v = await c.change(file('csv-tidy'), text.replace('---\n\n', '\n---\n\n'));
     await c.diagnosticsOf(file('csv-tidy'), (_d, p) => p.version === v);
-    const items = (await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uriOf(file('csv-tidy')) }, position: { line: 3, character: 0 } })) as CompletionItem[];
-    const labels = items.map((i) => i.label);
-    assert.ok(labels.includes('when_to_use') && labels.includes('license'));
+    const complete = async () =>
+      ((await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uriOf(file('csv-tidy')) }, position: { line: 3, character: 0 } })) as CompletionItem[]).map((i) => i.label);
+    // A folder that is no client's skill folder: the spec alone.
+    const labels = await complete();
+    assert.ok(labels.includes('license') && !labels.includes('when_to_use'), labels.join(', '));
     assert.ok(!labels.includes('name'), 'present keys are not offered');
+    await c.setSettings({ profiles: ['claude-code'] });
+    const deadline = Date.now() + 30_000;
+    while (!(await complete()).includes('when_to_use')) {
+      assert.ok(Date.now() < deadline, 'Claude Code\'s keys offered once the profile is set');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await c.setSettings({});
+    await c.ready();
     await c.close(file('csv-tidy'));
   });
 
