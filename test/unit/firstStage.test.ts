@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { BruteForceIndex, DenseStore } from '../../src/core/route/denseStore';
-import { analyseRequest, denseQueryText, isCodeLine, libraryAssociation, queryTerms } from '../../src/core/route/request';
+import { analyseRequest, denseQueryText, isCodeLine, libraryAssociation, queryTerms, unreadScript } from '../../src/core/route/request';
+import { createSkillService } from '../../src/core/route/skillService';
+import { FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 import { expandByFeedback, fuse, normalise } from '../../src/core/route/retrieve';
 import { DEFAULT_FIRST_STAGE } from '../../src/core/route/settings';
 import { embedTexts, lexicalFields } from '../../src/core/route/skillText';
@@ -20,6 +22,34 @@ function index(...docs: ReturnType<typeof doc>[]): LexicalIndex {
   for (const d of docs) ix.upsert(d.id, lexicalFields(d, {}));
   return ix;
 }
+
+describe('requests the encoder cannot read', () => {
+  it('a request mostly in a script none of its languages is written in is not embedded', () => {
+    assert.match(unreadScript('스프링 트랜잭션 전파 설정을 검토해줘') ?? '', /mostly in Hangul, which the embedding model does not read/);
+    assert.match(unreadScript('ช่วยรีเบสสาขานี้ให้หน่อย ก่อน merge') ?? '', /Thai/);
+    assert.equal(unreadScript('Review the @Transactional propagation in this Spring service'), null);
+    assert.equal(unreadScript('Spring @Transactional 설정 review please, with the JPA repository'), null, 'mostly Latin');
+    assert.equal(unreadScript('스프링 트랜잭션', ['en', 'ko']), null, 'a model that reads Korean');
+    assert.equal(unreadScript('1234 ---'), null, 'no letters');
+  });
+
+  it('routes it on words, saying why, with the same answer as without a model', async () => {
+    const files = new Map([
+      ['spring-tx/SKILL.md', '---\nname: spring-tx\ndescription: Spring 트랜잭션 전파와 격리 수준을 검토합니다.\n---\n# 트랜잭션\n'],
+      ['spring-web/SKILL.md', '---\nname: spring-web\ndescription: Spring MVC 컨트롤러와 REST API를 설계합니다.\n---\n# 컨트롤러\n'],
+    ]);
+    const withModel = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
+    const words = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files) });
+    await withModel.index();
+    await words.index();
+    const q = '트랜잭션 전파 설정을 검토해줘';
+    const a = await withModel.route(q, { k: 2, passages: false });
+    const b = await words.route(q, { k: 2, passages: false });
+    assert.match('disabled' in a.dense ? a.dense.disabled : '', /Hangul/);
+    assert.deepEqual(a.candidates.map((c) => [c.skillId, c.scores.final]), b.candidates.map((c) => [c.skillId, c.scores.final]));
+    assert.ok('model' in (await withModel.route('review the transaction propagation', { k: 1, passages: false })).dense, 'an English request is embedded');
+  });
+});
 
 describe('first stage', () => {
   describe('long, noisy requests', () => {

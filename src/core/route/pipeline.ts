@@ -27,7 +27,7 @@ import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
 import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
-import { analyseRequest, denseQueryText, type AnalysedRequest } from './request';
+import { analyseRequest, denseQueryText, unreadScript, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
 import { selectSet, type SetOptions, type SetSelection } from './setSelection';
 import type { RoutingSettings } from './settings';
@@ -123,6 +123,8 @@ export function applyExclusions(scores: readonly number[], features: ListFeature
 interface RequestVector {
   vector: Float32Array | null;
   failed: string | null;
+  /** Why this request was not embedded (a script the model does not read); null when it was, or could not be. */
+  skipped?: string | null;
   ms: number;
 }
 
@@ -175,7 +177,10 @@ export class RoutingPipeline {
     const t = performance.now();
     try {
       // A Chinese request reaches the English encoder as its bridged English text.
-      const [vector] = await embedder.embed([denseQueryText(req.query, req.readAs, this.parts.text)], 'query', token);
+      const text = denseQueryText(req.query, req.readAs, this.parts.text);
+      const skipped = unreadScript(text, embedder.info.languages);
+      if (skipped) return { vector: null, failed: null, skipped, ms: 0 };
+      const [vector] = await embedder.embed([text], 'query', token);
       return { vector, failed: null, ms: performance.now() - t };
     } catch (err) {
       if (err instanceof CancelledError) throw err;
@@ -287,9 +292,11 @@ export class RoutingPipeline {
       denseRows: pool.denseRows,
       dense: vector.failed
         ? { disabled: vector.failed }
-        : embedder
-          ? { model: encoderLabel(embedder.info) }
-          : { disabled: this.parts.embedderError ?? 'no embedding model configured' },
+        : vector.skipped
+          ? { disabled: vector.skipped }
+          : embedder
+            ? { model: encoderLabel(embedder.info) }
+            : { disabled: this.parts.embedderError ?? 'no embedding model configured' },
       reranker: scores ? this.parts.reranker.id : null,
       match,
       floor: relevance && model ? model.floor : null,

@@ -187,6 +187,50 @@ export function libraryAssociation(lexical: LexicalIndex, seg?: Segmenter): Asso
  * use up the encoder's short window), whitespace collapsed; the whole request when it is all code.
  * `readAs` (the request in bridged English) replaces it for an encoder that reads no Chinese.
  */
+/**
+ * Why the encoder should not read `text`, or null when it may: most of its letters are of a script
+ * none of the encoder's `languages` is written in (absent: English only). A Korean or Thai request
+ * reaches an English encoder as noise, and its vector would pull the ranking to random skills;
+ * words alone (and the reranker's regime without dense scores) route it better. Chinese requests
+ * reach it as their bridged English reading, which it reads.
+ */
+export function unreadScript(text: string, languages: readonly string[] = ['en']): string | null {
+  let letters = 0;
+  let latin = 0;
+  const others = new Map<string, number>();
+  for (const ch of text) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    if (/\p{Script=Latin}/u.test(ch)) latin++;
+    else {
+      const script = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'another script';
+      others.set(script, (others.get(script) ?? 0) + 1);
+    }
+  }
+  if (!letters || latin * 2 >= letters) return null;
+  const [script] = [...others].sort((a, b) => b[1] - a[1])[0];
+  const reads = SCRIPT_LANGUAGES[script] ?? [];
+  if (reads.some((l) => languages.includes(l))) return null;
+  return `the request is mostly in ${script}, which the embedding model does not read: routed on words`;
+}
+
+/** Scripts named in `unreadScript`'s reason, and the languages written in them. */
+const SCRIPTS: readonly (readonly [string, RegExp])[] = [
+  ['Hangul', /\p{Script=Hangul}/u],
+  ['Chinese characters', /\p{Script=Han}/u],
+  ['Japanese kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['Thai', /\p{Script=Thai}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+  ['Arabic', /\p{Script=Arabic}/u],
+  ['Hebrew', /\p{Script=Hebrew}/u],
+  ['Greek', /\p{Script=Greek}/u],
+  ['Devanagari', /\p{Script=Devanagari}/u],
+];
+const SCRIPT_LANGUAGES: Record<string, readonly string[]> = {
+  Hangul: ['ko'], 'Chinese characters': ['zh', 'ja'], 'Japanese kana': ['ja'], Thai: ['th'], Cyrillic: ['ru', 'uk', 'bg', 'sr'],
+  Arabic: ['ar', 'fa', 'ur'], Hebrew: ['he'], Greek: ['el'], Devanagari: ['hi', 'mr', 'ne'],
+};
+
 export function denseQueryText(query: string, readAs: string | null = null, ctx: TextContext = {}): string {
   const source = readAs !== null && !ctx.encoderReadsChinese ? readAs : query;
   const prose = source.split('\n').filter((l) => !isCodeLine(l)).join(' ');
