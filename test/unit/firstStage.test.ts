@@ -51,6 +51,20 @@ describe('requests the encoder cannot read', () => {
   });
 });
 
+describe('fusion', () => {
+  it('keeps the dense differences of a pool whose cosines barely spread small (denseMinSpan)', () => {
+    const lexical = new Map([['a', 2], ['b', 1], ['c', 0.5]]);
+    const dense = new Map([['a', 0.5], ['b', 0.55], ['c', 0.52]]);
+    const stretched = fuse(['a', 'b', 'c'], lexical, dense, 0.6);
+    assert.equal(stretched.find((c) => c.id === 'b')!.denseNorm, 1, 'min-max: 0.05 of cosine becomes the whole range');
+    const kept = fuse(['a', 'b', 'c'], lexical, dense, 0.6, 0.3);
+    assert.ok(Math.abs(kept.find((c) => c.id === 'b')!.denseNorm - 0.05 / 0.3) < 1e-9);
+    assert.equal(kept[0].id, 'a', 'the words decide when the encoder hardly tells the skills apart');
+    const wide = new Map([['a', 0.1], ['b', 0.7], ['c', 0.4]]);
+    assert.deepEqual(fuse(['a', 'b', 'c'], lexical, wide, 0.6, 0.3).map((c) => c.denseNorm), fuse(['a', 'b', 'c'], lexical, wide, 0.6).map((c) => c.denseNorm), 'a wide spread is normalised as before');
+  });
+});
+
 describe('first stage', () => {
   describe('long, noisy requests', () => {
     it('tells pasted code, logs and stack traces from prose', () => {

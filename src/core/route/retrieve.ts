@@ -90,7 +90,7 @@ export function fusePool(req: AnalysedRequest, lexical: Map<string, number>, den
     }
   }
   const weight = hasCjk(req.query) ? s.lexicalWeightCjk : s.lexicalWeight;
-  return { request: req, candidates: fuse(ids, lexical, dense ? denseScores : null, weight), dense: dense !== null, denseRows };
+  return { request: req, candidates: fuse(ids, lexical, dense ? denseScores : null, weight, s.denseMinSpan), dense: dense !== null, denseRows };
 }
 
 /**
@@ -128,7 +128,7 @@ export function expandByFeedback(
 }
 
 /** Min-max over the candidate pool; missing candidates count as 0. */
-export function normalise(pool: Iterable<string>, scores: Map<string, number>): Map<string, number> {
+export function normalise(pool: Iterable<string>, scores: Map<string, number>, minSpan = 0): Map<string, number> {
   const ids = [...pool];
   let lo = Infinity;
   let hi = -Infinity;
@@ -140,7 +140,7 @@ export function normalise(pool: Iterable<string>, scores: Map<string, number>): 
   }
   const out = new Map<string, number>();
   if (!Number.isFinite(lo)) return out;
-  const span = hi - lo;
+  const span = Math.max(hi - lo, minSpan);
   for (const id of ids) {
     const v = scores.get(id);
     out.set(id, v === undefined ? 0 : span > 0 ? (v - lo) / span : 1);
@@ -150,12 +150,13 @@ export function normalise(pool: Iterable<string>, scores: Map<string, number>): 
 
 /**
  * Weighted fusion of min-max normalised stage scores over the pool, best first. Without dense
- * scores the lexical score alone decides. `lexicalWeight` is the share of the lexical part.
+ * scores the lexical score alone decides. `lexicalWeight` is the share of the lexical part; dense
+ * scores are normalised over at least `denseMinSpan` of cosine (see `FirstStageSettings`).
  */
-export function fuse(pool: Iterable<string>, lexical: Map<string, number>, dense: Map<string, number> | null, lexicalWeight: number): FusedCandidate[] {
+export function fuse(pool: Iterable<string>, lexical: Map<string, number>, dense: Map<string, number> | null, lexicalWeight: number, denseMinSpan = 0): FusedCandidate[] {
   const ids = [...new Set(pool)];
   const lexNorm = normalise(ids, lexical);
-  const denseNorm = dense ? normalise(ids, dense) : new Map<string, number>();
+  const denseNorm = dense ? normalise(ids, dense, denseMinSpan) : new Map<string, number>();
   const wL = dense ? lexicalWeight : 1;
   const out = ids.map((id) => {
     const l = lexNorm.get(id) ?? 0;
