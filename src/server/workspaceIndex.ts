@@ -427,6 +427,7 @@ export class WorkspaceIndex {
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
+      lib.namesChanged();
       if (lib.service === service && pairInputKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
   }
@@ -441,6 +442,7 @@ export class WorkspaceIndex {
       href: (code) => this.host.href(code),
       skill: (id) => lib?.service?.skill(id),
       uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
+      sameName: (doc) => lib?.sameNames()?.findings(doc) ?? [],
       reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
     };
   }
@@ -466,6 +468,7 @@ export class WorkspaceIndex {
     let [wanted, stale]: [SkillDoc[], Set<string>] = [[], new Set()];
     await runSlice(async () => {
       if (analyse) lib.pairs.clear();
+      lib.namesChanged();
       wanted = service.skills().filter((d) => this.shouldPublish(lib, d.path));
       stale = new Set(lib.published);
       lib.published.clear();
@@ -496,6 +499,12 @@ export class WorkspaceIndex {
     const affected = new Set<string>(ids);
     for (const id of ids) for (const t of await lib.pairs.refresh(service, id)) affected.add(t);
     if (lib.service !== service) return;
+    // The skills that shared a name with a changed one, and those that share its name now.
+    for (const id of ids) {
+      for (const peer of lib.namePeers.get(id) ?? []) affected.add(peer);
+      const doc = service.skill(id);
+      if (doc) for (const peer of lib.sameNames()?.peers(doc) ?? []) affected.add(peer.id);
+    }
     if (lib.settings.diagnostics.scope === 'openFiles') {
       for (const doc of this.docs.values()) {
         const ref = this.refFor(lib, doc.key);
@@ -526,6 +535,9 @@ export class WorkspaceIndex {
 
   private publishSkill(lib: FolderLibrary, doc: SkillDoc): string {
     const uri = this.uriOf(lib, doc.path);
+    const peers = lib.sameNames()?.peers(doc).map((p) => p.id) ?? [];
+    if (peers.length) lib.namePeers.set(doc.id, peers);
+    else lib.namePeers.delete(doc.id);
     const diagnostics = skillDiagnostics(doc, lib.pairs.of(doc.id), this.context(lib, lib.settings));
     this.host.publish(uri, diagnostics, this.docs.versionOf(uri));
     lib.published.add(uri);
