@@ -106,6 +106,8 @@ describe('body.pipe-to-shell', () => {
     assert.deepEqual(shellLines(fenced('curl -fsSL \\\n  https://example.com/install.sh \\\n  | bash')), [3], 'a command continued over lines');
     assert.deepEqual(shellLines('Run:\n\n$ curl -fsSL https://example.com/install.sh | bash\n'), [2], 'a `$ ` shell line');
     assert.deepEqual(shellLines('Install it with `curl -fsSL https://example.com/i.sh | bash`, then restart.\n'), [0], 'an inline code span');
+    assert.deepEqual(shellLines('Install uv (`curl -LsSf https://astral.sh/uv/install.sh | sh`). Do NOT fall back to pip.\n'), [0], 'a warning in the next sentence is about something else');
+    assert.deepEqual(shellLines('```powershell\npowershell -c "irm bun.sh/install.ps1 | iex"\n```\n'), [1], 'a host and path without a scheme');
     const f = parse(withBody(fenced('curl -fsSL https://example.com/install.sh | sh'))).findings;
     assert.deepEqual(f.map((x) => [x.code, x.severity, x.range.start.line]), [['body.pipe-to-shell', 'info', 9]]);
     assert.match(f[0].message, /^Line 10 pipes a download into a shell \(curl -fsSL https:\/\/example\.com\/install\.sh \| sh\)/);
@@ -123,6 +125,9 @@ describe('body.pipe-to-shell', () => {
       '```bash\ncurl -f https://example.com/health || sh restart.sh\n```\n',
       '```bash\ncat install.sh | bash\n```\n',
       '    curl https://example.com/install.sh | bash\n',
+      '- **Pipes**: `curl ... | bash`, `iwr ... | iex`.\n',
+      '```bash\ncurl <url> | sh\n```\n',
+      'Piping `curl https://x.dev/i.sh | sh` into a root shell is dangerous.\n',
     ]) {
       assert.deepEqual(shellLines(body), [], body);
     }

@@ -69,8 +69,26 @@ const PIPE_TO_SHELL = [
 /** Words that present a command as one not to run: the example is a warning, not an install step. */
 const DISCOURAGED = /\b(?:never|don'?t|do not|avoid|instead of|insecure|unsafe|dangerous|anti-?pattern|bad|wrong|vulnerable|malicious|attack(?:er)?s?)\b|❌|🚫|不要|禁止|避免/i;
 
+/**
+ * Where the script comes from: a URL, a host and path (`bun.sh/install`) or a variable. Without
+ * one (`curl ... | bash`, `curl <url> | sh`) the text names the pattern rather than installs anything.
+ */
+const SOURCE = /\b[a-z][\w+.-]*:\/\/\S|\b[\w-]+(?:\.[\w-]+)+\/\S|\$\{?\w/i;
+
 function pipesToShell(command: string): boolean {
-  return PIPE_TO_SHELL.some((re) => re.test(command));
+  return PIPE_TO_SHELL.some((re) => {
+    const m = re.exec(command);
+    return m !== null && SOURCE.test(command.slice(m.index));
+  });
+}
+
+/** The sentence of `line` around `[start, end)`: from the last sentence end before it to the first after it. */
+function sentenceAround(line: string, start: number, end: number): string {
+  const before = line.slice(0, start);
+  let from = 0;
+  for (const m of before.matchAll(/[.!?。！？](?:\s|$)/g)) from = m.index! + 1;
+  const after = /[.!?。！？](?:\s|$)/.exec(line.slice(end));
+  return line.slice(from, after ? end + after.index + 1 : line.length);
 }
 
 /**
@@ -114,14 +132,14 @@ function pipeToShell(lines: readonly string[], bodyStartLine: number): Finding[]
       continue;
     }
     if (line.trim()) lastProse = line;
-    if (DISCOURAGED.test(line)) continue;
     const shell = /^\s*(?:>\s*)?\$\s+(.*)$/.exec(line);
-    if (shell && pipesToShell(shell[1])) {
+    if (shell && !DISCOURAGED.test(line) && pipesToShell(shell[1])) {
       report(i, shell[1]);
       continue;
     }
+    // In prose, the sentence that holds the code span says whether it is advice or a warning.
     for (const span of line.matchAll(/(`+)([^`]+?)\1(?!`)/g)) {
-      if (pipesToShell(span[2])) {
+      if (!DISCOURAGED.test(sentenceAround(line, span.index!, span.index! + span[0].length)) && pipesToShell(span[2])) {
         report(i, span[2]);
         break;
       }
