@@ -8,7 +8,7 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { PairEvidence, PairFinding } from '../core/analysis/types';
 import { PAIR_CODES } from '../core/analysis/findings';
-import { decodeSkillBytes, parseSkill, type SkillSource } from '../core/parse/skillDoc';
+import { bomFinding, decodeSkillBytes, parseSkill, type SkillSource } from '../core/parse/skillDoc';
 import { applyFindingPolicy } from '../core/policy/findingPolicy';
 import type { ProfileId } from '../core/profiles';
 import type { SkillDoc } from '../core/types';
@@ -75,6 +75,11 @@ export interface DiagnosticContext {
   skill(id: string): SkillDoc | undefined;
   /** URI of a skill's SKILL.md by id. */
   uriOf(id: string): string;
+  /**
+   * Whether the skill's file on disk starts with a byte order mark its text does not show: VS Code
+   * keeps the mark out of the buffer and writes it back on save, so an open file still has it.
+   */
+  bomOnDisk?(doc: SkillDoc): boolean;
   /** `skill.duplicate-name` on the skill: the other skills of its library that declare its name. */
   sameName?(doc: SkillDoc): Finding[];
   /** The skill's `skill.unreachable` finding, last measured for an open skill (server/reachPass.ts). */
@@ -136,6 +141,7 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
 export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], ctx: DiagnosticContext): Diagnostic[] {
   const leftToEditor = ctx.settings.diagnostics.reportBuiltInChecks ? undefined : ctx.editorReports;
   const findings = [...doc.findings, ...(ctx.sameName?.(doc) ?? [])];
+  if (!doc.findings.some((f) => f.code === 'file.bom') && ctx.bomOnDisk?.(doc)) findings.unshift(bomFinding());
   const own = leftToEditor?.size ? findings.filter((f) => !leftToEditor.has(f.code)) : findings;
   const out: Diagnostic[] = [];
   for (const { finding, twin } of applyFindingPolicy(doc, own, pairs, ctx.skill, ctx.settings)) {

@@ -16,7 +16,7 @@
  * description can also move findings between skills nobody edited: once edits pause, every
  * skill's pairs are rechecked.
  */
-import { promises as fs } from 'node:fs';
+import { closeSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken } from 'vscode-languageserver';
@@ -442,6 +442,12 @@ export class WorkspaceIndex {
       href: (code) => this.host.href(code),
       skill: (id) => lib?.service?.skill(id),
       uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
+      // Open files only: a closed file was read from disk, mark included.
+      bomOnDisk: (doc) => {
+        if (!lib) return false;
+        const file = path.join(lib.root, ...doc.path.split('/'));
+        return this.docs.has(file) && startsWithBom(file);
+      },
       sameName: (doc) => lib?.sameNames()?.findings(doc) ?? [],
       reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
     };
@@ -608,5 +614,19 @@ export class WorkspaceIndex {
     for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
     this.statusOut.dispose();
     await Promise.all([...this.libraries.values()].map((lib) => lib.close()));
+  }
+}
+
+/** Whether `file` starts with a UTF-8 byte order mark (three bytes read; false when unreadable). */
+function startsWithBom(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = new Uint8Array(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

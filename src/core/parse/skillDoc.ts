@@ -57,6 +57,16 @@ function stringField(data: Record<string, unknown>, key: string): string {
   return '';
 }
 
+/** `file.bom`: the file starts with a UTF-8 byte order mark. */
+export function bomFinding(): Finding {
+  return {
+    code: 'file.bom',
+    severity: 'error',
+    message: 'SKILL.md starts with a UTF-8 byte order mark (BOM) before `---`: the reference validator (skills-ref) and other clients then find no front matter. Save the file as UTF-8 without BOM.',
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+  };
+}
+
 /**
  * Parses and validates one skill file. `notes` says how its bytes decoded (`decodeSkillBytes`); a
  * text that still starts with U+FEFF (an editor buffer) has a byte order mark too. Never throws
@@ -67,14 +77,7 @@ export function parseSkill(source: SkillSource, text: string, profiles: readonly
   const findings: Finding[] = [];
   // The reference validator reads the mark as text before `---` and finds no front matter; ours
   // drops it, so the rest of the file is still checked.
-  if (notes.bom || text.charCodeAt(0) === 0xfeff) {
-    findings.push({
-      code: 'file.bom',
-      severity: 'error',
-      message: 'SKILL.md starts with a UTF-8 byte order mark (BOM) before `---`: the reference validator (skills-ref) and other clients then find no front matter. Save the file as UTF-8 without BOM.',
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-    });
-  }
+  if (notes.bom || text.charCodeAt(0) === 0xfeff) findings.push(bomFinding());
   findings.push(...validateFrontMatter(fm, source.folderName, profiles));
   findings.push(...validateBody(fm.body, fm.bodyStartLine));
   if (notes.invalidUtf8) {
