@@ -52,19 +52,17 @@ function bodySize(lines: readonly string[], bodyStartLine: number): Finding | nu
 }
 
 /** A command that downloads (curl, wget, PowerShell's web cmdlets). */
-const DOWNLOADER = String.raw`(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)`;
-/** Text of one pipeline stage: no `|`, `;`, `&&` or newline. */
-const STAGE = String.raw`(?:(?!&&)[^|;\n])*`;
-/** An interpreter that runs what it reads: shells always; python, perl, ruby and node only from stdin (`-` or nothing). */
-const RUNNER = String.raw`(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\w+=\S*)*\s+)?(?:(?:\S*/)?(?:sh|bash|zsh|dash|ksh|fish)(?:\s+-\S*)*(?=\s|$|[)"'\x60])|pwsh|powershell|iex|Invoke-Expression|(?:python[23]?|perl|ruby|node)(?=\s*(?:-\s*)?(?:$|[)"'\x60])))`;
-const PIPE_TO_SHELL = [
-  // curl -fsSL https://x/install.sh | sudo bash   (any stages between: | tee log | sh)
-  new RegExp(String.raw`\b${DOWNLOADER}\b${STAGE}(?:(?<!\|)\|(?!\|)${STAGE})*?(?<!\|)\|(?!\|)\s*${RUNNER}`, 'i'),
-  // sh -c "$(curl -fsSL https://x)", bash <(wget -qO- https://x)
-  new RegExp(String.raw`\b(?:sh|bash|zsh)\b[^\n|;]*?(?:\$\(|<\()\s*${DOWNLOADER}\b`, 'i'),
-  // iex (iwr https://x), iex ((New-Object Net.WebClient).DownloadString('https://x'))
-  new RegExp(String.raw`\b(?:iex|Invoke-Expression)\s*\(+\s*(?:${DOWNLOADER}\b|New-Object\s+(?:System\.)?Net\.WebClient)`, 'i'),
-];
+const DOWNLOADER = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/i;
+/**
+ * A pipeline stage that runs what it reads: a shell always; python, perl, ruby and node only from
+ * stdin (`-` or nothing after them), since `| python3 -m json.tool` only formats the download.
+ */
+const RUNNER = /^\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\w+=\S*)*\s+)?(?:(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|fish)(?:\s+-\S*)*(?=\s|$|[)"'`\\])|pwsh\b|powershell\b|iex\b|Invoke-Expression\b|(?:python[23]?|perl|ruby|node)\s*(?:-\s*)?(?:$|[)"'`]))/i;
+/** `sh -c "$(curl …)"`, `bash <(wget …)`: a download substituted into a shell's command line. */
+const SUBSTITUTED = /(?:\$\(|<\()\s*(?:curl|wget)\b/gi;
+const SHELL_WORD = /\b(?:sh|bash|zsh)\b/i;
+/** `iex (iwr …)`, `iex ((New-Object Net.WebClient).DownloadString('…'))`. */
+const IEX = /\b(?:iex|Invoke-Expression)\s*\(+\s*(?:(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b|New-Object\s+(?:System\.)?Net\.WebClient)/i;
 
 /** Words that present a command as one not to run: the example is a warning, not an install step. */
 const DISCOURAGED = /\b(?:never|don'?t|do not|avoid|instead of|insecure|unsafe|dangerous|anti-?pattern|bad|wrong|vulnerable|malicious|attack(?:er)?s?)\b|❌|🚫|不要|禁止|避免/i;
@@ -75,11 +73,26 @@ const DISCOURAGED = /\b(?:never|don'?t|do not|avoid|instead of|insecure|unsafe|d
  */
 const SOURCE = /\b[a-z][\w+.-]*:\/\/\S|\b[\w-]+(?:\.[\w-]+)+\/\S|\$\{?\w/i;
 
+/**
+ * Whether `command` runs a download unseen. Split into commands (`;`, `&&`, `||`) and pipeline
+ * stages rather than matched by one pattern, so the time stays linear in the line's length (a
+ * pattern with nested repetition took seconds on a long line of `curl` words).
+ */
 function pipesToShell(command: string): boolean {
-  return PIPE_TO_SHELL.some((re) => {
-    const m = re.exec(command);
-    return m !== null && SOURCE.test(command.slice(m.index));
-  });
+  for (const segment of command.split(/;|&&|\|\||\n/)) {
+    const stages = segment.split('|');
+    const from = stages.findIndex((stage) => DOWNLOADER.test(stage));
+    if (from < 0) continue;
+    const download = stages[from].slice(stages[from].search(DOWNLOADER));
+    if (SOURCE.test(download) && stages.slice(from + 1).some((stage) => RUNNER.test(stage))) return true;
+  }
+  for (const m of command.matchAll(SUBSTITUTED)) {
+    const before = command.slice(Math.max(0, m.index! - 200), m.index);
+    const own = before.slice(Math.max(before.lastIndexOf(';'), before.lastIndexOf('|'), before.lastIndexOf('&&')) + 1);
+    if (SHELL_WORD.test(own) && SOURCE.test(command.slice(m.index!, m.index! + 500))) return true;
+  }
+  const iex = IEX.exec(command);
+  return iex !== null && SOURCE.test(command.slice(iex.index, iex.index + 500));
 }
 
 /** The sentence of `line` around `[start, end)`: from the last sentence end before it to the first after it. */
@@ -97,6 +110,9 @@ function sentenceAround(line: string, start: number, end: number): string {
  * code and is not reported; nor is a command presented as one not to run (the line, the code
  * block's opening, or the prose line just before the block says "never", "don't", "avoid", ...).
  */
+/** A line that opens or closes a fenced code block: the fence, then the info string. */
+const FENCE = /^\s{0,3}(`{3,}|~{3,})(.*)$/;
+
 function pipeToShell(lines: readonly string[], bodyStartLine: number): Finding[] {
   const out: Finding[] = [];
   const report = (i: number, command: string) => {
@@ -114,17 +130,19 @@ function pipeToShell(lines: readonly string[], bodyStartLine: number): Finding[]
   let lastProse = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const open = /^\s{0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    const open = FENCE.exec(line);
     if (fence) {
       if (open && open[1][0] === fence.marker[0] && open[1].length >= fence.marker.length && !open[2].trim()) {
         fence = null;
         continue;
       }
       // A command continued with a trailing backslash is one command.
-      let command = line;
+      const parts = [line];
       let end = i;
-      while (/\\\s*$/.test(lines[end]) && end + 1 < lines.length) command = `${command.replace(/\\\s*$/, ' ')}${lines[++end]}`;
+      while (/\\\s*$/.test(lines[end]) && end + 1 < lines.length && !FENCE.test(lines[end + 1])) parts.push(lines[++end]);
+      const command = parts.map((part, k) => (k < parts.length - 1 ? part.replace(/\\\s*$/, ' ') : part)).join('');
       if (!fence.discouraged && !DISCOURAGED.test(command) && pipesToShell(command)) report(i, command);
+      i = end;
       continue;
     }
     if (open) {
@@ -139,7 +157,7 @@ function pipeToShell(lines: readonly string[], bodyStartLine: number): Finding[]
     }
     // In prose, the sentence that holds the code span says whether it is advice or a warning.
     for (const span of line.matchAll(/(`+)([^`]+?)\1(?!`)/g)) {
-      if (!DISCOURAGED.test(sentenceAround(line, span.index!, span.index! + span[0].length)) && pipesToShell(span[2])) {
+      if (pipesToShell(span[2]) && !DISCOURAGED.test(sentenceAround(line, span.index!, span.index! + span[0].length))) {
         report(i, span[2]);
         break;
       }
