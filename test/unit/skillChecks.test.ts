@@ -7,6 +7,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SameNames } from '../../src/core/analysis/sameNames';
 import { estimateTokens, validateBody } from '../../src/core/parse/bodyChecks';
 import { decodeSkillBytes, parseSkill } from '../../src/core/parse/skillDoc';
+import { applyFindingPolicy, DEFAULT_FINDING_POLICY } from '../../src/core/policy/findingPolicy';
 import { codeActions } from '../../src/server/codeActions';
 import { skillDiagnostics, type DiagnosticContext } from '../../src/server/diagnostics';
 import { DEFAULT_SETTINGS } from '../../src/server/settings';
@@ -111,6 +112,13 @@ describe('body.pipe-to-shell', () => {
     const f = parse(withBody(fenced('curl -fsSL https://example.com/install.sh | sh'))).findings;
     assert.deepEqual(f.map((x) => [x.code, x.severity, x.range.start.line]), [['body.pipe-to-shell', 'info', 9]]);
     assert.match(f[0].message, /^Line 10 pipes a download into a shell \(curl -fsSL https:\/\/example\.com\/install\.sh \| sh\)/);
+  });
+
+  it('can be dismissed in the skill, as any code', () => {
+    const body = '```bash\ncurl -L https://example.com/linpeas.sh | sh\n```\n<!-- skill-router-ignore body.pipe-to-shell -->\n';
+    const doc = parse(withBody(body));
+    assert.deepEqual(doc.findings.map((f) => f.code), ['body.pipe-to-shell']);
+    assert.deepEqual(applyFindingPolicy(doc, doc.findings, [], () => undefined, DEFAULT_FINDING_POLICY), []);
   });
 
   it('leaves prose, warnings and pipes into other programs alone', () => {
