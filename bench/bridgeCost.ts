@@ -42,8 +42,9 @@ async function main() {
   const ws = new FsWorkspace(values.library!);
   const docs: SkillDoc[] = [];
   for (const ref of (await ws.list()).files) {
-    const { text, invalidUtf8 } = decodeSkillBytes(await ws.read(ref));
-    docs.push(parseSkill(ref, text, ['spec'], invalidUtf8));
+    const decoded = decodeSkillBytes(await ws.read(ref));
+    const { text } = decoded;
+    docs.push(parseSkill(ref, text, ['spec'], decoded));
   }
   const queries = parseQueries(readFileSync(values.queries!, 'utf8'), values.queries).map((q) => q.query);
   const segmenter = jiebaSegmenter();

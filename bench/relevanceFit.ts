@@ -24,8 +24,9 @@ export async function recordPools(root: string, log: (msg: string) => void, adap
   const docs: SkillDoc[] = [];
   const files = new Map<string, string>();
   for (const ref of (await ws.list()).files) {
-    const { text, invalidUtf8 } = decodeSkillBytes(await ws.read(ref));
-    docs.push(parseSkill(ref, text, ['spec'], invalidUtf8));
+    const decoded = decodeSkillBytes(await ws.read(ref));
+    const { text } = decoded;
+    docs.push(parseSkill(ref, text, ['spec'], decoded));
     files.set(ref.id, text);
   }
   docs.sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -9,6 +9,8 @@ import { version } from '../../package.json';
 import { HEAP_GROWING_FLAG } from '../shared/serverProcess';
 import type { RouteResult } from '../core/service';
 import type { Finding } from '../core/types';
+import { SameNames } from '../core/analysis/sameNames';
+import { DEFAULT_PAIR_SCAN } from '../core/analysis/scanRun';
 import { describeRouter, openLibrary } from '../node/library';
 import { runCheck } from './check/runCheck';
 import { runEval } from './eval';
@@ -235,7 +237,9 @@ async function runValidate(args: string[], io: CliIo, deps: Deps): Promise<numbe
   try {
     await service.index();
     const rows: { path: string; finding: Finding }[] = [];
-    for (const doc of service.skills()) for (const f of doc.findings) rows.push({ path: doc.path, finding: f });
+    // Two skills with one name are the library's problem, reported on both as `check` reports it.
+    const names = new SameNames(service.skills(), DEFAULT_PAIR_SCAN.acrossFolders);
+    for (const doc of service.skills()) for (const f of [...doc.findings, ...names.findings(doc)]) rows.push({ path: doc.path, finding: f });
     const failures = service.failures();
     const base = path.extname(opts.root) === '.md' ? path.dirname(opts.root) : opts.root;
     if (values.json) {

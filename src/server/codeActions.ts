@@ -12,6 +12,7 @@ import {
   descriptionLimit,
   ignoreCommentEdit,
   ignoreMetadataEdit,
+  removeBomEdit,
   setNameEdit,
   trimDescriptionEdit,
 } from './quickFixes';
@@ -115,6 +116,10 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
           : edit(uri, trim.edits);
         actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: wsEdit });
       }
+    }
+    if (d.code === 'file.bom') {
+      const bom = removeBomEdit(text);
+      if (bom) actions.push({ title: 'Remove the byte order mark (UTF-8 without BOM)', kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(uri, bom) });
     }
     if (d.code === 'skill.unreachable' && data.words?.length) {
       const add = addWordsEdit(text, data.words, data.atStart === true);

@@ -8,7 +8,7 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { PairEvidence, PairFinding } from '../core/analysis/types';
 import { PAIR_CODES } from '../core/analysis/findings';
-import { decodeSkillBytes, parseSkill, type SkillSource } from '../core/parse/skillDoc';
+import { bomFinding, decodeSkillBytes, parseSkill, type SkillSource } from '../core/parse/skillDoc';
 import { applyFindingPolicy } from '../core/policy/findingPolicy';
 import type { ProfileId } from '../core/profiles';
 import type { SkillDoc } from '../core/types';
@@ -75,6 +75,13 @@ export interface DiagnosticContext {
   skill(id: string): SkillDoc | undefined;
   /** URI of a skill's SKILL.md by id. */
   uriOf(id: string): string;
+  /**
+   * Whether the skill's file on disk starts with a byte order mark its text does not show: VS Code
+   * keeps the mark out of the buffer and writes it back on save, so an open file still has it.
+   */
+  bomOnDisk?(doc: SkillDoc): boolean;
+  /** `skill.duplicate-name` on the skill: the other skills of its library that declare its name. */
+  sameName?(doc: SkillDoc): Finding[];
   /** The skill's `skill.unreachable` finding, last measured for an open skill (server/reachPass.ts). */
   reach?(doc: SkillDoc): { finding: Finding; data: DiagnosticData } | null;
   /** The library-wide over-budget finding, on the one skill it is reported on (server/listing.ts). */
@@ -130,12 +137,14 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
 }
 
 /**
- * The diagnostics of one skill: its own validation findings and the pair findings that involve
- * it (`pairs` may hold pairs of other skills too; only this skill's are used).
+ * The diagnostics of one skill: its own validation findings, the skills that share its name, and
+ * the pair findings that involve it (`pairs` may hold pairs of other skills too; only this skill's are used).
  */
 export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], ctx: DiagnosticContext): Diagnostic[] {
   const leftToEditor = ctx.settings.diagnostics.reportBuiltInChecks ? undefined : ctx.editorReports;
-  const own = leftToEditor?.size ? doc.findings.filter((f) => !leftToEditor.has(f.code)) : doc.findings;
+  const findings = [...doc.findings, ...(ctx.sameName?.(doc) ?? [])];
+  if (!doc.findings.some((f) => f.code === 'file.bom') && ctx.bomOnDisk?.(doc)) findings.unshift(bomFinding());
+  const own = leftToEditor?.size ? findings.filter((f) => !leftToEditor.has(f.code)) : findings;
   const out: Diagnostic[] = [];
   for (const { finding, twin } of applyFindingPolicy(doc, own, pairs, ctx.skill, ctx.settings)) {
     const d = toDiagnostic(finding, ctx, twin ? { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } } : undefined);
@@ -166,7 +175,7 @@ export function bufferDiagnostics(
 ): { diagnostics: Diagnostic[]; ok: boolean } {
   try {
     const decoded = decodeSkillBytes(new TextEncoder().encode(text));
-    return { diagnostics: skillDiagnostics(parseSkill(ref, decoded.text, profiles, decoded.invalidUtf8), pairs, ctx), ok: true };
+    return { diagnostics: skillDiagnostics(parseSkill(ref, decoded.text, profiles, decoded), pairs, ctx), ok: true };
   } catch (err) {
     return { diagnostics: unreadableDiagnostic(err instanceof Error ? err.message : String(err), ctx), ok: false };
   }

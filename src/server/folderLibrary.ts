@@ -13,6 +13,7 @@ import type { IndexState, InitializationOptions } from '../shared/protocol';
 import { yieldToLoop } from '../core/jobs/timeSliced';
 import { errorMessage } from './logger';
 import { PairFindingsStore } from './pairFindings';
+import { SameNames } from '../core/analysis/sameNames';
 import { DEFAULT_SETTINGS, type ServerSettings } from './settings';
 
 /**
@@ -59,6 +60,9 @@ export class FolderLibrary {
   readonly paths = new Map<string, string>();
   /** URIs this library published diagnostics for. */
   readonly published = new Set<string>();
+  /** Skill id → the skills it shared its name with when last published: re-published when it changes. */
+  readonly namePeers = new Map<string, string[]>();
+  private names: SameNames | null = null;
   /** Counts index runs (and closes); work begun under an older one is dropped. */
   generation = 0;
   /** Cancels the index run in progress for this folder. */
@@ -76,6 +80,18 @@ export class FolderLibrary {
 
   /** `flushAfterMs`: quiet time after the last update before the vector cache is written. */
   constructor(readonly uri: string, readonly root: string, private readonly log: Logger, private readonly flushAfterMs: number) {}
+
+  /** The skills by declared name (`skill.duplicate-name`), built on first use after `namesChanged`. */
+  sameNames(): SameNames | null {
+    if (!this.service) return null;
+    this.names ??= new SameNames(this.service.skills(), this.settings.pairs.acrossFolders);
+    return this.names;
+  }
+
+  /** The skills (or the settings) changed: the name index is rebuilt when next asked for. */
+  namesChanged(): void {
+    this.names = null;
+  }
 
   get state(): IndexState {
     return this.current;

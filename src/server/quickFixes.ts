@@ -1,7 +1,8 @@
 /**
  * Text edits behind the quick fixes: set `name` to the folder name, trim a description to a limit,
  * add a line sending requests to the twin skill (its words come from core), dismiss a finding
- * about a twin, and add the words that bring a skill's lost requests back (`skill.unreachable`).
+ * about a twin, add the words that bring a skill's lost requests back (`skill.unreachable`), and
+ * remove a byte order mark (`file.bom`).
  * Pure functions of the document text, so they are tested without a server.
  */
 import type { TextEdit } from 'vscode-languageserver';
@@ -131,4 +132,14 @@ export function addWordsEdit(text: string, words: readonly string[], atStart: bo
   const description = p?.fm.data.description;
   if (!p || typeof description !== 'string' || !words.length) return null;
   return replaceDescriptionEdit(text, withAddedWords(description, words.join(', '), atStart));
+}
+
+/**
+ * Removes the byte order mark at the start of the text (`file.bom`); null when the text has none
+ * (VS Code keeps the mark out of the buffer and writes it back on save: there the fix is "Save
+ * with Encoding", UTF-8).
+ */
+export function removeBomEdit(text: string): TextEdit[] | null {
+  if (text.charCodeAt(0) !== 0xfeff) return null;
+  return [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, newText: '' }];
 }

@@ -16,7 +16,7 @@
  * description can also move findings between skills nobody edited: once edits pause, every
  * skill's pairs are rechecked.
  */
-import { promises as fs } from 'node:fs';
+import { closeSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken } from 'vscode-languageserver';
@@ -427,6 +427,7 @@ export class WorkspaceIndex {
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
+      lib.namesChanged();
       if (lib.service === service && pairInputKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
   }
@@ -441,6 +442,13 @@ export class WorkspaceIndex {
       href: (code) => this.host.href(code),
       skill: (id) => lib?.service?.skill(id),
       uriOf: (id) => (lib ? this.uriOf(lib, lib.paths.get(id) ?? lib.service?.skill(id)?.path ?? `${id}/SKILL.md`) : ''),
+      // Open files only: a closed file was read from disk, mark included.
+      bomOnDisk: (doc) => {
+        if (!lib) return false;
+        const file = path.join(lib.root, ...doc.path.split('/'));
+        return this.docs.has(file) && startsWithBom(file);
+      },
+      sameName: (doc) => lib?.sameNames()?.findings(doc) ?? [],
       reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
       budget: (doc) => (lib?.service ? overBudgetFinding(doc, lib.service.skills(), settings) : null),
     };
@@ -467,6 +475,7 @@ export class WorkspaceIndex {
     let [wanted, stale]: [SkillDoc[], Set<string>] = [[], new Set()];
     await runSlice(async () => {
       if (analyse) lib.pairs.clear();
+      lib.namesChanged();
       wanted = service.skills().filter((d) => this.shouldPublish(lib, d.path));
       stale = new Set(lib.published);
       lib.published.clear();
@@ -497,6 +506,12 @@ export class WorkspaceIndex {
     const affected = new Set<string>(ids);
     for (const id of ids) for (const t of await lib.pairs.refresh(service, id)) affected.add(t);
     if (lib.service !== service) return;
+    // The skills that shared a name with a changed one, and those that share its name now.
+    for (const id of ids) {
+      for (const peer of lib.namePeers.get(id) ?? []) affected.add(peer);
+      const doc = service.skill(id);
+      if (doc) for (const peer of lib.sameNames()?.peers(doc) ?? []) affected.add(peer.id);
+    }
     if (lib.settings.diagnostics.scope === 'openFiles') {
       for (const doc of this.docs.values()) {
         const ref = this.refFor(lib, doc.key);
@@ -527,6 +542,9 @@ export class WorkspaceIndex {
 
   private publishSkill(lib: FolderLibrary, doc: SkillDoc): string {
     const uri = this.uriOf(lib, doc.path);
+    const peers = lib.sameNames()?.peers(doc).map((p) => p.id) ?? [];
+    if (peers.length) lib.namePeers.set(doc.id, peers);
+    else lib.namePeers.delete(doc.id);
     const diagnostics = skillDiagnostics(doc, lib.pairs.of(doc.id), this.context(lib, lib.settings));
     this.host.publish(uri, diagnostics, this.docs.versionOf(uri));
     lib.published.add(uri);
@@ -597,5 +615,19 @@ export class WorkspaceIndex {
     for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
     this.statusOut.dispose();
     await Promise.all([...this.libraries.values()].map((lib) => lib.close()));
+  }
+}
+
+/** Whether `file` starts with a UTF-8 byte order mark (three bytes read; false when unreadable). */
+function startsWithBom(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = new Uint8Array(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -141,7 +141,7 @@ function bytesProperty(): AnyProperty {
       assert.ok(bytes.length > MAX_SKILL_BYTES || bytes.subarray(0, 8192).includes(0));
       return;
     }
-    const doc = parseSkill({ id: 'b', path: 'b/SKILL.md', folderName: 'b' }, decoded.text, profiles, decoded.invalidUtf8);
+    const doc = parseSkill({ id: 'b', path: 'b/SKILL.md', folderName: 'b' }, decoded.text, profiles, decoded);
     checkSkill(doc, decoded.text);
     assert.equal(doc.findings.some((f) => f.code === 'file.encoding'), decoded.invalidUtf8);
   });

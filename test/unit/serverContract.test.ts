@@ -24,7 +24,7 @@ function emittedCodes(): string[] {
   const dirs = ['src/core/parse', 'src/core/analysis', 'src/core/reach'];
   for (const dir of dirs) {
     for (const f of readdirSync(path.join(ROOT, dir)).filter((n) => n.endsWith('.ts'))) {
-      for (const m of read(`${dir}/${f}`).matchAll(/'((?:frontmatter|skill|file)\.[a-z][a-z-]*)'/g)) found.add(m[1]);
+      for (const m of read(`${dir}/${f}`).matchAll(/'((?:frontmatter|skill|file|body)\.[a-z][a-z-]*)'/g)) found.add(m[1]);
     }
   }
   return [...found].sort();
@@ -108,7 +108,7 @@ describe('contract: docs', () => {
   it('docs/diagnostics.md has an anchor for every code the engine and server emit', () => {
     const doc = read('docs/diagnostics.md');
     const codes = emittedCodes();
-    assert.ok(codes.includes('skill.near-duplicate') && codes.includes('frontmatter.name-mismatch') && codes.includes('file.unreadable'));
+    assert.ok(codes.includes('skill.near-duplicate') && codes.includes('frontmatter.name-mismatch') && codes.includes('file.unreadable') && codes.includes('body.pipe-to-shell') && codes.includes('skill.duplicate-name'));
     for (const code of codes) assert.ok(doc.includes(`<a id="${code}"></a>\n### ${code}`), `docs/diagnostics.md lacks ${code}`);
   });
 });

@@ -3,7 +3,7 @@
  * - routing tests (`skill-router.tests.yaml`) and per-skill trigger evals (`evals/evals.json`),
  * - every skill's validation findings for the selected client profiles, including the
  *   cross-skill `skill.*` findings (copies, near-duplicates and conflicts from the engine's pair
- *   scan, with their routing evidence), under the same policy as the editor (suppression,
+ *   scan, with their routing evidence; skills sharing a name), under the same policy as the editor (suppression,
  *   conflict limits),
  * - each client's listing budget: name + description characters of all skills against a budget,
  * - with `reach` in the config, each skill's reach in a client's listing (`skill.unreachable`),
@@ -14,6 +14,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { SameNames } from '../../core/analysis/sameNames';
 import { resolveScanOptions } from '../../core/analysis/scanRun';
 import type { PairFinding } from '../../core/analysis/types';
 import { EVALS_FILE_NAMES, firstExisting } from '../../core/configFiles';
@@ -253,8 +254,10 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     }
     const byId = new Map(skills.map((d) => [d.id, d]));
     const policy = findingPolicy(config);
+    const sameNames = new SameNames(skills, scanOptions.acrossFolders);
     for (const doc of skills) {
-      for (const { finding: f } of applyFindingPolicy(doc, doc.findings, pairsOf.get(doc.id) ?? [], (id) => byId.get(id), policy)) {
+      const own = [...doc.findings, ...sameNames.findings(doc)];
+      for (const { finding: f } of applyFindingPolicy(doc, own, pairsOf.get(doc.id) ?? [], (id) => byId.get(id), policy)) {
         if (changedIds) {
           const touches = changedIds.has(doc.id) || (f.code.startsWith('skill.') && (f.related ?? []).some((r) => changedIds!.has(r.skillId)));
           if (!touches) continue;

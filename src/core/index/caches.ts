@@ -42,7 +42,7 @@ export interface AnalysisCache {
  * Bump when what `parseSkill` produces for the same bytes changes (new fields, other findings),
  * so persisted parses are not reused.
  */
-export const PARSE_VERSION = 3;
+export const PARSE_VERSION = 4;
 
 /**
  * Persistent parsed skills by file stamp (see `SkillWorkspace.stamp`): a reopen skips reading and

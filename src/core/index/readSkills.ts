@@ -54,8 +54,8 @@ export async function readSkills(
           // The cache's own copy (the engine replaces findings on entries it keeps).
           docs.push(hit);
         } else {
-          const { text, invalidUtf8 } = decodeSkillBytes(await workspace.read(ref));
-          const doc = parseSkill(ref, text, profiles, invalidUtf8);
+          const { text, invalidUtf8, bom } = decodeSkillBytes(await workspace.read(ref));
+          const doc = parseSkill(ref, text, profiles, { invalidUtf8, bom });
           if (key) {
             parseCache!.set(key, { ...doc, findings: [...doc.findings] });
             parsed.set(doc.id, key);

@@ -82,7 +82,8 @@ export function validateFrontMatter(
       add(ctx, 'frontmatter.allowed-tools-type', 'error', "Field 'allowed-tools' must be either a string or a list of strings", 'allowed-tools');
     }
   }
-  if ('metadata' in data && (data.metadata === null || typeof data.metadata !== 'object' || Array.isArray(data.metadata))) {
+  // An empty `metadata:` (null) is no metadata: the reference validator accepts it.
+  if ('metadata' in data && data.metadata !== null && (typeof data.metadata !== 'object' || Array.isArray(data.metadata))) {
     add(ctx, 'frontmatter.metadata-type', 'error', "Field 'metadata' must be a mapping of keys to values", 'metadata');
   }
   for (const p of profiles) validateProfile(ctx, CLIENT_PROFILES[p]);

@@ -16,7 +16,7 @@ export interface Suppressions {
   codes: Set<string>;
 }
 
-const CODE = /^(frontmatter|skill|file)\.[a-z][a-z-]*$/;
+const CODE = /^(frontmatter|skill|file|body)\.[a-z][a-z-]*$/;
 const COMMENT = /<!--\s*skill-router-ignore\b([\s\S]*?)-->/g;
 
 function addTwin(s: Suppressions, code: string, twin: string): void {

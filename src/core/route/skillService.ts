@@ -412,8 +412,8 @@ class Engine implements RoutingEngine {
     let doc: SkillDoc | null = null;
     if (bytes) {
       try {
-        const { text, invalidUtf8 } = decodeSkillBytes(bytes);
-        doc = parseSkill(ref, text, this.profileIds, invalidUtf8);
+        const { text, invalidUtf8, bom } = decodeSkillBytes(bytes);
+        doc = parseSkill(ref, text, this.profileIds, { invalidUtf8, bom });
       } catch (err) {
         this.failed.push({ path: ref.path, message: err instanceof Error ? err.message : String(err) });
         this.removeEntry(ref.id);
