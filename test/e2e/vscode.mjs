@@ -220,6 +220,13 @@ async function runUi() {
     await page.keyboard.press('Escape');
   });
   const editorLine = (text) => page.locator('.monaco-editor .view-lines .view-line', { hasText: text }).first();
+  const openFileQuick = async (rel) => {
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+    await page.keyboard.type(rel);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: rel.split('/')[0] }).waitFor();
+    await page.keyboard.press('Enter');
+  };
   await step('opening csv-tidy/SKILL.md shows the near-duplicate squiggle on the description line', async () => {
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
@@ -333,6 +340,38 @@ async function runUi() {
     await panel.locator('#status .read-as', { hasText: /^Read as: .*\bdeploy\b.*\bcluster\b/ }).waitFor();
   });
   await shot('3b-query-panel-chinese.png');
+  await step('an edit to a skill in the answer routes the shown request again; the request typed is kept', async () => {
+    await panel.locator('#query').fill(request);
+    await panel.locator('#query').press('Enter');
+    await panel.locator('li.result').first().locator('.name', { hasText: /^k8s-deploy$/ }).waitFor();
+    const k8s = path.join(WS, 'k8s-deploy', 'SKILL.md');
+    const original = readFileSync(k8s, 'utf8');
+    await panel.locator('#query').fill('half-typed');
+    // Saved from outside the editor (a git checkout, another tool): the file watcher sees it.
+    writeFileSync(k8s, original.replace(/^description: .*$/m, 'description: Compose weekly newsletters from blog posts and schedule them for email.'));
+    await panel.locator('li.result').first().locator('.name', { hasText: /^(?!k8s-deploy$)/ }).waitFor({ timeout: 60_000 });
+    if ((await panel.locator('#query').inputValue()) !== 'half-typed') throw new Error('the typed request was replaced');
+    writeFileSync(k8s, original);
+    await panel.locator('li.result').first().locator('.name', { hasText: /^k8s-deploy$/ }).waitFor({ timeout: 60_000 });
+    await panel.locator('#query').fill(request);
+  });
+  await step('after a window reload, "Test a Query" shows one panel, not a second', async () => {
+    // The panel's tab in the background: VS Code restores the tab and revives it only when shown.
+    await openFileQuick('k8s-deploy/SKILL.md');
+    await page.reload();
+    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+    await statusItem(page, /3 skills · listing/).waitFor({ timeout: 180_000 });
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+    await page.keyboard.type('Skill Router: Test a Query');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Test a Query' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.frameLocator('iframe.webview').first().frameLocator('iframe#active-frame').locator('#query').waitFor();
+    const tabs = await page.locator('.tabs-container .tab', { hasText: 'Test a Query' }).count();
+    if (tabs !== 1) throw new Error(`${tabs} "Test a Query" tabs`);
+    await openFileQuick('csv-tidy/SKILL.md');
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor();
+  });
   const file = path.join(WS, 'csv-tidy', 'SKILL.md');
   const before = readFileSync(file, 'utf8');
   const ignore = '<!-- skill-router-ignore skill.near-duplicate csv-cleaner -->';
@@ -407,6 +446,25 @@ async function runUi() {
     if (!markers || ours < markers) throw new Error(`${markers} problems, ${ours} from skill-router: ${rows.join(' | ')}`);
     await shot('7-problems.png');
     await page.keyboard.press('Control+Shift+M');
+  });
+  await step('the settings page lists every declared setting', async () => {
+    const declared = Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties).length;
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+    await page.keyboard.type('Preferences: Open Settings (UI)');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Open Settings (UI)' }).waitFor();
+    await page.keyboard.press('Enter');
+    const search = page.locator('.settings-editor .suggest-input-container .monaco-editor textarea, .settings-editor .search-container textarea').first();
+    await search.waitFor();
+    await search.focus();
+    await page.keyboard.type(`@ext:${EXT_ID}`);
+    const count = page.locator('.settings-editor .settings-count-widget');
+    await count.filter({ hasText: /\d+ Settings? Found/ }).waitFor();
+    await page.waitForFunction((n) => document.querySelector('.settings-editor .settings-count-widget')?.textContent?.trim() === `${n} Settings Found`, declared, { timeout: 30_000 }).catch(async () => {
+      throw new Error(`the settings page says "${(await count.textContent())?.trim()}", ${declared} declared`);
+    });
+    await shot('9-settings.png');
+    await page.keyboard.press('Control+W');
   });
   await step('the first index of a large library shows one cancellable notification; Cancel stops the index', async () => {
     await closeBrowser();
