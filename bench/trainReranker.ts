@@ -186,7 +186,7 @@ async function main(): Promise<void> {
   const model: RerankerModel = checkModel({
     ...withPrior,
     relevance: fitted.relevance,
-    id: 'skill-router-listwise@1',
+    id: 'skill-router-listwise@2',
     set: { minShare: setFit.minShare, minNovel: setFit.minNovel },
     training: {
       seed,
