@@ -59,6 +59,8 @@ function prepare(workspace) {
     'telemetry.telemetryLevel': 'off',
     'security.workspace.trust.enabled': false,
     'skillRouter.logLevel': 'debug',
+    // The fixture is no client's skill folder (the spec alone by default): the panel's listing ranks need a client.
+    'skillRouter.profiles': ['claude-code'],
   }));
   mkdirSync(EXT, { recursive: true });
   if (DEV) return;
@@ -349,9 +351,11 @@ async function runUi() {
     await panel.locator('#query').fill('half-typed');
     // Saved from outside the editor (a git checkout, another tool): the file watcher sees it.
     writeFileSync(k8s, original.replace(/^description: .*$/m, 'description: Compose weekly newsletters from blog posts and schedule them for email.'));
-    await panel.locator('li.result').first().locator('.name', { hasText: /^(?!k8s-deploy$)/ }).waitFor({ timeout: 60_000 });
+    // Routed again over the changed library: the result shows the new description.
+    await panel.locator('li.result', { hasText: 'Compose weekly newsletters' }).first().waitFor({ timeout: 60_000 });
     if ((await panel.locator('#query').inputValue()) !== 'half-typed') throw new Error('the typed request was replaced');
     writeFileSync(k8s, original);
+    await panel.locator('li.result', { hasText: 'Compose weekly newsletters' }).first().waitFor({ state: 'detached', timeout: 60_000 });
     await panel.locator('li.result').first().locator('.name', { hasText: /^k8s-deploy$/ }).waitFor({ timeout: 60_000 });
     await panel.locator('#query').fill(request);
   });

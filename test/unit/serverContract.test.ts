@@ -41,8 +41,8 @@ describe('contract: settings', () => {
     }
   });
 
-  it('the model folder is machine-overridable and restricted in untrusted workspaces; restart settings exist', () => {
-    assert.equal(properties['skillRouter.model.folder'].scope, 'machine-overridable');
+  it('the model settings are window-scoped (the settings page lists them; machine scopes hide them in a remote window) and the folder restricted in untrusted workspaces; restart settings exist', () => {
+    for (const key of ['skillRouter.model.enabled', 'skillRouter.model.folder', 'skillRouter.model.device']) assert.equal(properties[key].scope, 'window', key);
     assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skillRouter.model.folder']);
     for (const key of RESTART_SETTINGS) assert.ok(properties[key], key);
   });
