@@ -63,6 +63,7 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
     await service.dispose();
     throw new UsageError('this engine cannot be kept current one file at a time');
   }
+  const started = Date.now();
   const library = new LiveLibrary(service, { logger: log });
   const server = createSkillRouterServer(library, { name: 'skill-router', version });
   const stdin = io.stdin ?? process.stdin;
@@ -92,6 +93,16 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
   try {
     await server.connect(transport);
     answerUnknownTools(transport, TOOL_NAMES);
+    library.words.then(
+      () => {
+        const now = library.building();
+        // Only when the vectors are still to come: otherwise the ready line below says it all.
+        if (now && !values.quiet) {
+          io.stderr(`skill-router mcp: ${plural(library.skills().length, 'skill')} read and their words indexed in ${((Date.now() - started) / 1000).toFixed(1)} s; searches are answered by words (marked so) while the vectors are built\n`);
+        }
+      },
+      () => undefined,
+    );
     library.ready.then(
       (stats) => {
         if (stats.skills === 0) log.warn(`no SKILL.md found under ${library.root} yet; search_skills answers that no skill fits`);
