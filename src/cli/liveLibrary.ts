@@ -130,8 +130,10 @@ export class LiveLibrary {
     await this.words;
     const building = this.building();
     // The index holds the queue until its vectors are in; the word index is complete and is
-    // not written again before then, so a words-only ranking may run beside it.
-    if (building) return { ...(await this.service.route(query, { ...opts, wordsOnly: true, token: this.token })), wordsOnly: building };
+    // not written again before then, so a words-only ranking may run beside it. Only while texts
+    // are left to embed: with the vectors all cached, what is left (the vector index, the cache
+    // writes) is short, and the full answer worth the wait.
+    if (building?.stage === 'embed' && building.done < building.total) return { ...(await this.service.route(query, { ...opts, wordsOnly: true, token: this.token })), wordsOnly: building };
     await this.ready;
     return this.run(() => this.service.route(query, { ...opts, token: this.token }));
   }

@@ -16,6 +16,9 @@ import { watchFolder, type FolderWatcher } from '../node/folderWatcher';
 import { EXIT_OK, plural, stderrLogger, UsageError, type CliIo } from './io';
 import { LiveLibrary, type LibraryChange } from './liveLibrary';
 import { answerUnknownTools, createSkillRouterServer, TOOL_NAMES } from './mcpTools';
+import { serveHookChannel, type HookChannel } from './hookChannel';
+import { HOOK_TOP_K, hookBlock, MIN_BUDGET } from './hook';
+import { shapeAnswer } from './routeAnswer';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const PARSE_ERROR = ErrorCode.ParseError;
@@ -30,6 +33,7 @@ agent"); it is not meant to be run by hand. Logs go to stderr; stdout is the pro
 
   --library <dir>   Skill library folder (default: current folder)
   --no-watch        Do not watch the library for changes (it is indexed once)
+  --no-hook-channel Do not answer "skill-router hook" of this library on a local socket
   --model <dir> | --no-model, --no-bridge, --reranker <dir>, --cache <dir>,
   --device <d>, --threads <n>, --quiet, --verbose   as for every command (docs/cli.md)
 
@@ -40,6 +44,7 @@ const MCP_OPTIONS = {
   library: { type: 'string' },
   ...ENGINE_OPTIONS,
   'no-watch': { type: 'boolean' },
+  'no-hook-channel': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -90,8 +95,20 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
   process.once('SIGTERM', onSignal);
 
   let watcher: FolderWatcher | undefined;
+  let channel: HookChannel | null = null;
   try {
     await server.connect(transport);
+    // The prompt hook of the same library asks here instead of opening the index (hookChannel.ts).
+    if (!values['no-hook-channel']) {
+      channel = await serveHookChannel(
+        opts,
+        async (ask) => {
+          const result = await library.route(ask.prompt, { k: HOOK_TOP_K });
+          return hookBlock(shapeAnswer(result, { root: library.root, truncated: ask.truncated }), Math.max(MIN_BUDGET, ask.budget));
+        },
+        log,
+      );
+    }
     answerUnknownTools(transport, TOOL_NAMES);
     library.words.then(
       () => {
@@ -135,6 +152,7 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     watcher?.close();
+    await channel?.close();
     await library.close().catch((err) => log.warn(`closing the library: ${(err as Error).message}`));
   }
   return EXIT_OK;

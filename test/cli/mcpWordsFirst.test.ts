@@ -99,6 +99,34 @@ describe('cli: MCP tools while the vectors are built (words first)', function ()
     assert.deepEqual(after, []);
   });
 
+  it('answers in full, not by words, when every vector comes from the cache', async () => {
+    const cache = new Map<string, Float32Array[]>();
+    const vectorCache = { get: (k: string) => cache.get(k), set: (k: string, v: Float32Array[]) => void cache.set(k, v), flush: async () => undefined };
+    const warm = async (gated: GatedEmbedder) => {
+      const lib = new LiveLibrary(createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files()), embedder: gated, cache: vectorCache }), { logger: SILENT_LOGGER });
+      const server = createSkillRouterServer(lib, { name: 'skill-router', version: 'test' });
+      const [c, s] = InMemoryTransport.createLinkedPair();
+      await server.connect(s);
+      const warmClient = new Client({ name: 'test', version: '1.0.0' });
+      await warmClient.connect(c);
+      return { lib, warmClient };
+    };
+    const filling = new GatedEmbedder();
+    filling.open();
+    const first = await warm(filling);
+    await first.lib.ready;
+    await first.warmClient.close();
+    await first.lib.close();
+    assert.ok(cache.size > 0, 'the vectors are cached');
+
+    // The encoder never lets a passage batch through: none is asked for.
+    const second = await warm(new GatedEmbedder());
+    const r = (await within(second.warmClient.callTool({ name: 'search_skills', arguments: { request: REQUEST } }), 10_000, 'the search')) as CallToolResult;
+    assert.equal((r.structuredContent as unknown as Structured).wordsOnly, undefined);
+    await second.warmClient.close();
+    await second.lib.close();
+  });
+
   it('lists the skills while the vectors are built', async () => {
     const r = (await within(client.callTool({ name: 'list_skills', arguments: {} }), 10_000, 'list_skills')) as CallToolResult;
     assert.ok(embedder.waiting > 0);
