@@ -18,7 +18,7 @@ import { LiveLibrary, type LibraryChange } from './liveLibrary';
 import { answerUnknownTools, createSkillRouterServer, TOOL_NAMES } from './mcpTools';
 import { serveHookChannel, type HookChannel } from './hookChannel';
 import { HOOK_TOP_K, hookBlock, MIN_BUDGET } from './hook';
-import { shapeAnswer } from './routeAnswer';
+import { capRequest, shapeAnswer } from './routeAnswer';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const PARSE_ERROR = ErrorCode.ParseError;
@@ -103,8 +103,11 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
       channel = await serveHookChannel(
         opts,
         async (ask) => {
-          const result = await library.route(ask.prompt, { k: HOOK_TOP_K });
-          return hookBlock(shapeAnswer(result, { root: library.root, truncated: ask.truncated }), Math.max(MIN_BUDGET, ask.budget));
+          // Capped here as the hook caps it (the fast path sends the prompt one character past the cap).
+          const request = capRequest(ask.prompt);
+          if (!request.text) return '';
+          const result = await library.route(request.text, { k: HOOK_TOP_K });
+          return hookBlock(shapeAnswer(result, { root: library.root, truncated: ask.truncated || request.truncated }), Math.max(MIN_BUDGET, ask.budget));
         },
         log,
       );

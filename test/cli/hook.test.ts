@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLI = join(ROOT, 'dist/cli.js');
+const BIN = join(ROOT, 'bin/skill-router.js');
 const LIB = join(ROOT, 'test/fixtures/check-lib/skills');
 
 describe('cli: skill-router hook', function () {
@@ -89,6 +90,18 @@ describe('cli: skill-router hook', function () {
     assert.equal(r.stdout, '');
   });
 
+  it('through bin/skill-router.js with no server running: the small first stop hands the prompt it read to the CLI, the same block', () => {
+    const prompt = claudeCode('get the text out of this scanned PDF contract');
+    const r = spawnSync(process.execPath, [BIN, 'hook', '--library', LIB, '--no-model', '--cache', cache, '--verbose'], { input: prompt, timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr.toString());
+    assert.doesNotMatch(r.stderr.toString(), /answered by the running/);
+    assert.equal(r.stdout.toString(), hook(prompt).stdout);
+    assert.match(r.stdout.toString(), /pdf-extract/);
+    const none = spawnSync(process.execPath, [BIN, 'hook', '--library', LIB, '--no-model', '--cache', cache], { input: JSON.stringify({ hook_event_name: 'Stop' }), timeout: 60_000 });
+    assert.equal(none.status, 0);
+    assert.equal(none.stdout.toString(), '');
+  });
+
   it('--help prints the usage and exits 0', () => {
     const r = spawnSync(process.execPath, [CLI, 'hook', '--help'], { encoding: 'utf8' });
     assert.equal(r.status, 0);
@@ -152,6 +165,18 @@ describe('cli: skill-router hook', function () {
         assert.doesNotMatch(own.stderr, /answered by the running/);
         assert.equal(served.stdout, own.stdout, prompt);
       }
+    });
+
+    it('answers through bin/skill-router.js (the small first stop) without loading the CLI, the same block', () => {
+      const prompt = 'summarise my staged changes as a conventional commit';
+      const r = spawnSync(process.execPath, [BIN, 'hook', '--library', lib, '--no-model', '--cache', join(dir, 'hook-cache'), '--verbose', '--json'], { input: claudeCode(prompt), timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr.toString());
+      assert.match(r.stderr.toString(), /answered by the running skill-router mcp of this library/);
+      assert.equal(r.stdout.toString(), hookOn(prompt, '--no-server', '--json').stdout);
+      // A server of the same library with other engine flags is not asked.
+      const other = spawnSync(process.execPath, [BIN, 'hook', '--library', lib, '--no-model', '--no-bridge', '--cache', join(dir, 'hook-cache'), '--verbose'], { input: claudeCode(prompt), timeout: 60_000 });
+      assert.equal(other.status, 0, other.stderr.toString());
+      assert.doesNotMatch(other.stderr.toString(), /answered by the running/);
     });
 
     it('answers from the library as edited: a changed SKILL.md is in the next answer', async () => {
