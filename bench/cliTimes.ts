@@ -90,6 +90,22 @@ async function main() {
       result.coldIndex = cold;
       rows.push(`| cold \`index\` | ${s1(cold.ms)} | ${s1(cold.cpuMs)} | ${cold.loadBefore.join(' ')} → ${cold.loadAfter.join(' ')} |`);
     }
+    if (values.stages) {
+      // A warm one-shot route in this process, by step: what a fresh `route` spends its time on.
+      const loadBefore = load();
+      const t0 = performance.now();
+      const lib = await openLibrary({ root: library, cacheDir, lexicalSnapshot: true });
+      const t1 = performance.now();
+      await lib.index();
+      const t2 = performance.now();
+      const r = await lib.route(values.request!, { k: 5 });
+      const t3 = performance.now();
+      await lib.dispose();
+      const t4 = performance.now();
+      const spans = { open: t1 - t0, index: t2 - t1, route: t3 - t2, dispose: t4 - t3 };
+      result.warmStages = { spans, routeTimings: r.timings, loadBefore, loadAfter: load() };
+      for (const [k, v] of Object.entries(spans)) rows.push(`| in-process warm ${k} | ${s1(v)} | | ${loadBefore.join(' ')} |`);
+    }
     const routes: Run[] = [];
     for (let i = 0; i < Math.max(1, Number(values.routes) || 1); i++) {
       routes.push(cli(hook, ['route', values.request!, '--library', library, '--cache', cacheDir, '--quiet', '--top', '5']));

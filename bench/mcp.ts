@@ -26,6 +26,8 @@ import { SERVER_ENV, SERVER_NODE_ARGS } from '../src/shared/serverProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
+// The hook as a client runs it: through bin/skill-router.js, whose first stop for `hook` asks a running server.
+const BIN = path.join(ROOT, 'bin/skill-router.js');
 const { values } = parseArgs({
   options: {
     library: { type: 'string', default: path.resolve(ROOT, '../shared/corpus/skills') },
@@ -128,7 +130,7 @@ async function main(): Promise<void> {
     const times: number[] = [];
     for (const q of queries.slice(0, Number(values['hook-runs']))) {
       const t = performance.now();
-      const r = spawnSync(process.execPath, [CLI, 'hook', '--library', library, ...engineFlags, ...cacheFlags, ...extra], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: q.query }), encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [BIN, 'hook', '--library', library, ...engineFlags, ...cacheFlags, ...extra], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: q.query }), encoding: 'utf8' });
       times.push(performance.now() - t);
       if (r.status !== 0) throw new Error(`hook failed (${r.status}): ${r.stderr}`);
     }
