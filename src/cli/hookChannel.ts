@@ -88,6 +88,8 @@ export async function serveHookChannel(opts: OpenLibraryOptions, answer: (ask: H
       return null;
     }
   }
+  // A failing channel must not take the MCP server down with it: the hook then routes itself.
+  server.on('error', (err) => log.warn(`the prompt hook's channel ${where}: ${err.message}`));
   // Only this user may ask (the folder is shared; the socket's mode is what guards it).
   if (process.platform !== 'win32') await fs.chmod(where, 0o600).catch(() => undefined);
   server.unref();
