@@ -14,7 +14,7 @@ import { EXIT_OK, stderrProgress, UsageError, type CliIo } from './io';
 import { engineOptions, positiveInt, type LibraryDeps } from './options';
 import { capRequest, label, shapeAnswer, type SkillAnswer } from './routeAnswer';
 import { askHookChannel } from './hookChannel';
-import { ASK_TIMEOUT_MS, DEFAULT_BUDGET, MIN_BUDGET, parseHookArgs, promptOf, readInput } from './hookInput';
+import { ASK_TIMEOUT_MS, DEFAULT_BUDGET, hookOutput, MIN_BUDGET, parseHookArgs, promptOf, readInput } from './hookInput';
 
 export { DEFAULT_BUDGET, MAX_STDIN_BYTES, MIN_BUDGET, promptOf, readInput } from './hookInput';
 
@@ -33,7 +33,7 @@ block of at most --budget characters; prints nothing when no skill fits.
 
 When a "skill-router mcp" of the same library and engine flags is running (an agent client that
 has both the MCP server and the hook set up), the hook asks it for the block: the same answer,
-without opening the index (tens of milliseconds instead of about a second and a half).
+without opening the index (a fraction of a second instead of about a second and a half).
 
 Exit codes: 0 on any input (with or without output), 1 bad arguments or no library. Never 2,
 which Claude Code reads as "block the prompt".
@@ -43,7 +43,6 @@ which Claude Code reads as "block the prompt".
 export const HOOK_TOP_K = 5;
 
 const EXIT_HOOK_FAILURE = 1;
-
 
 /** Runs the hook; resolves to 0 whatever the input, 1 when the hook itself is set up wrong. */
 export async function runHook(args: string[], io: CliIo, deps: LibraryDeps): Promise<number> {
@@ -76,9 +75,7 @@ export async function runHook(args: string[], io: CliIo, deps: LibraryDeps): Pro
   if (prompt === null) return EXIT_OK;
   const request = capRequest(prompt);
   if (!request.text) return EXIT_OK;
-  const print = (block: string) => {
-    if (block) io.stdout(values.json ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: block } })}\n` : `${block}\n`);
-  };
+  const print = (block: string) => io.stdout(hookOutput(block, values.json));
   if (!values['no-server']) {
     const served = await askHookChannel(opts, { prompt: request.text, truncated: request.truncated, budget }, ASK_TIMEOUT_MS);
     if (served !== null) {

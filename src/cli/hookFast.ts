@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { askHookChannel } from './hookChannel';
-import { ASK_PROMPT_CHARS, ASK_TIMEOUT_MS, DEFAULT_BUDGET, MIN_BUDGET, parseHookArgs, promptOf, readInput } from './hookInput';
+import { ASK_PROMPT_CHARS, ASK_TIMEOUT_MS, DEFAULT_BUDGET, hookOutput, MIN_BUDGET, parseHookArgs, promptOf, readInput } from './hookInput';
 import type { OpenLibraryOptions } from '../node/library';
 import { engineOptions } from './options';
 
@@ -53,6 +53,6 @@ async function fastHook(args: string[]): Promise<{ done?: true; handover?: { std
   const block = await askHookChannel(opts, { prompt: prompt.slice(0, ASK_PROMPT_CHARS), truncated: false, budget }, ASK_TIMEOUT_MS);
   if (block === null) return { handover };
   if (values.verbose) process.stderr.write('skill-router hook: answered by the running skill-router mcp of this library\n');
-  if (block) process.stdout.write(values.json ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: block } })}\n` : `${block}\n`);
+  process.stdout.write(hookOutput(block, values.json));
   return { done: true };
 }

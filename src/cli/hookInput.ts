@@ -33,6 +33,12 @@ export const HOOK_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** What the hook prints for a block: the block, or Claude Code's JSON form of it (`--json`); nothing for none. */
+export function hookOutput(block: string, json = false): string {
+  if (!block) return '';
+  return json ? `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: block } })}\n` : `${block}\n`;
+}
+
 /** The hook's flags (throws parseArgs's errors). */
 export function parseHookArgs(args: string[]) {
   return parseArgs({ args, options: HOOK_OPTIONS }).values;
