@@ -98,12 +98,14 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
   let channel: HookChannel | null = null;
   try {
     await server.connect(transport);
+    // Before any await: a client's first lines may already be waiting on stdin.
+    answerUnknownTools(transport, TOOL_NAMES);
     // The prompt hook of the same library asks here instead of opening the index (hookChannel.ts).
     if (!values['no-hook-channel']) {
       channel = await serveHookChannel(
         opts,
         async (ask) => {
-          // Capped here as the hook caps it (the fast path sends the prompt one character past the cap).
+          // Capped here as the hook caps it (the first stop sends the prompt's first ASK_PROMPT_CHARS).
           const request = capRequest(ask.prompt);
           if (!request.text) return '';
           const result = await library.route(request.text, { k: HOOK_TOP_K });
@@ -112,7 +114,6 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
         log,
       );
     }
-    answerUnknownTools(transport, TOOL_NAMES);
     library.words.then(
       () => {
         const now = library.building();
