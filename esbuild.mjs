@@ -43,6 +43,8 @@ const entries = {
   'dist/cli.js': 'src/cli/main.ts',
   // bin/skill-router.js: loads dist/cli.js with V8's code cache.
   'dist/launch.js': 'src/cli/launch.ts',
+  // bin/skill-router.js loads it first for `hook`: a running server's answer without the CLI bundle.
+  'dist/hookFast.js': 'src/cli/hookFast.ts',
   'dist/buildModels.js': 'src/node/buildModels.ts',
   'dist/server.js': 'src/server/main.ts',
   'dist/extension.js': 'src/client/extension.ts',

@@ -12,14 +12,21 @@ import * as fs from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Readable } from 'node:stream';
 import * as vm from 'node:vm';
 
 type ModuleFunction = (exports: unknown, require: NodeRequire, module: Module, filename: string, dirname: string) => void;
 
+/** What a first stop (hookFast.ts) hands over: the stdin it read, and arguments to add. */
+export interface Handover {
+  stdin: Readable;
+  addArgs: string[];
+}
+
 /** Loads `bundle` (with the code cache) and runs its `runAsProcess`. */
-export function launch(bundle: string): void {
+export function launch(bundle: string, handover?: Handover): void {
   const exports = process.env.SKILL_ROUTER_CODE_CACHE === 'off' ? (createRequire(bundle)(bundle) as unknown) : loadCached(bundle);
-  (exports as { runAsProcess(): void }).runAsProcess();
+  (exports as { runAsProcess(handover?: Handover): void }).runAsProcess(handover);
 }
 
 /** Where the code cache of `file` is kept (one file per bundle build and Node version). */

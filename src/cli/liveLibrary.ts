@@ -28,6 +28,16 @@ export interface LiveLibraryOptions {
   flushAfterMs?: number;
 }
 
+/** Where the first index stands while it runs: its stage (`read`, `words`, `embed`, `vector index`) and how far. */
+export interface IndexProgress {
+  stage: string;
+  done: number;
+  total: number;
+}
+
+/** A routing, and when it was ranked by words alone because the vectors were still being built, how far they were. */
+export type LiveRouteResult = RouteResult & { wordsOnly?: IndexProgress };
+
 /** Most folders walked below one created or renamed folder (a whole tree moved in). */
 const MAX_WALK_DEPTH = 12;
 
@@ -35,6 +45,14 @@ const MAX_WALK_DEPTH = 12;
 export class LiveLibrary {
   /** Settles when the first index is done; rejects with the reason it failed. */
   readonly ready: Promise<IndexStats>;
+  /**
+   * Settles once the first index has read the skills and indexed their words (before their
+   * vectors), or when it ends; rejects when it fails before that.
+   */
+  readonly words: Promise<void>;
+  /** The first index's progress, null once it is done (or failed). */
+  private progress: IndexProgress | null = { stage: 'read', done: 0, total: 0 };
+  private readonly listeners = new Set<(p: IndexProgress) => void>();
   private queue: Promise<unknown> = Promise.resolve();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
@@ -47,13 +65,49 @@ export class LiveLibrary {
   private whole = false;
 
   constructor(readonly service: LiveSkillService, private readonly opts: LiveLibraryOptions) {
+    let wordsDone!: () => void;
+    const words = new Promise<void>((resolve) => (wordsDone = resolve));
     this.ready = this.run(async () => {
-      const stats = await service.index({ token: this.token });
+      const stats = await service.index({
+        token: this.token,
+        progress: (stage, done, total) => this.report({ stage, done, total }),
+        onWords: () => {
+          // The encoder began beside the word index: its count is the news, once it reported.
+          if (this.progress?.stage !== 'embed') this.report({ stage: 'words', done: service.skills().length, total: service.skills().length });
+          wordsDone();
+        },
+      });
       this.whole = true;
       return stats;
     });
+    const end = () => {
+      this.progress = null;
+      this.listeners.clear();
+    };
+    this.ready.then(end, end);
+    this.words = Promise.race([words, this.ready.then(() => undefined)]);
     // Callers await `ready` when they need it; an index failure is theirs to report, not unhandled.
     this.ready.catch(() => undefined);
+    this.words.catch(() => undefined);
+  }
+
+  /** The first index's progress while it runs; null once it is done. */
+  building(): IndexProgress | null {
+    return this.progress && { ...this.progress };
+  }
+
+  /** Calls `listener` with each progress step of the first index (until it ends); returns the unsubscribe. */
+  onProgress(listener: (p: IndexProgress) => void): () => void {
+    if (!this.progress) return () => undefined;
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private report(p: IndexProgress): void {
+    // The read reports before the words are in, the encoder from the start to the end.
+    if ((this.progress?.stage === 'words' || this.progress?.stage === 'embed') && p.stage === 'read') return;
+    this.progress = p;
+    for (const l of this.listeners) l({ ...p });
   }
 
   get root(): string {
@@ -67,8 +121,19 @@ export class LiveLibrary {
     return next;
   }
 
-  /** Routes a request once the index is ready, behind any edit queued before it. */
-  async route(query: string, opts: RouteOptions): Promise<RouteResult> {
+  /**
+   * Routes a request once the index is ready, behind any edit queued before it. While the first
+   * index is still embedding (its words are in), by words alone at once, marked `wordsOnly` with
+   * how far the vectors are: an agent's first search does not wait for the encoder.
+   */
+  async route(query: string, opts: RouteOptions): Promise<LiveRouteResult> {
+    await this.words;
+    const building = this.building();
+    // The index holds the queue until its vectors are in; the word index is complete and is
+    // not written again before then, so a words-only ranking may run beside it. Only while texts
+    // are left to embed: with the vectors all cached, what is left (the vector index, the cache
+    // writes) is short, and the full answer worth the wait.
+    if (building?.stage === 'embed' && building.done < building.total) return { ...(await this.service.route(query, { ...opts, wordsOnly: true, token: this.token })), wordsOnly: building };
     await this.ready;
     return this.run(() => this.service.route(query, { ...opts, token: this.token }));
   }

@@ -21,6 +21,7 @@ import { runReachCommand } from './reach';
 import { skipPhrase } from './routeAnswer';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, stderrProgress, UsageError, withProgressLine, type CliIo } from './io';
 import { engineOptions, LIBRARY_OPTIONS, routeView, VIEW_OPTIONS, type LibraryDeps } from './options';
+import type { Handover } from './launch';
 
 export type { CliIo } from './io';
 
@@ -279,16 +280,16 @@ async function runValidate(args: string[], io: CliIo, deps: Deps): Promise<numbe
  */
 const LONG_COMMANDS = new Set(['check', 'reach', 'eval', 'index', 'mcp']);
 
-export function runAsProcess(): void {
+export function runAsProcess(handover?: Handover): void {
   if (LONG_COMMANDS.has(process.argv[2] ?? '')) setFlagsFromString(HEAP_GROWING_FLAG);
   main({
-    argv: process.argv.slice(2),
+    argv: [...process.argv.slice(2), ...(handover?.addArgs ?? [])],
     cwd: process.cwd(),
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
-    stdin: process.stdin,
+    stdin: handover?.stdin ?? process.stdin,
     stdoutStream: process.stdout,
   }).then(
     (code) => {

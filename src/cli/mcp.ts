@@ -16,6 +16,9 @@ import { watchFolder, type FolderWatcher } from '../node/folderWatcher';
 import { EXIT_OK, plural, stderrLogger, UsageError, type CliIo } from './io';
 import { LiveLibrary, type LibraryChange } from './liveLibrary';
 import { answerUnknownTools, createSkillRouterServer, TOOL_NAMES } from './mcpTools';
+import { serveHookChannel, type HookChannel } from './hookChannel';
+import { HOOK_TOP_K, hookBlock, MIN_BUDGET } from './hook';
+import { capRequest, shapeAnswer } from './routeAnswer';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const PARSE_ERROR = ErrorCode.ParseError;
@@ -30,6 +33,7 @@ agent"); it is not meant to be run by hand. Logs go to stderr; stdout is the pro
 
   --library <dir>   Skill library folder (default: current folder)
   --no-watch        Do not watch the library for changes (it is indexed once)
+  --no-hook-channel Do not answer "skill-router hook" of this library on a local socket
   --model <dir> | --no-model, --no-bridge, --reranker <dir>, --cache <dir>,
   --device <d>, --threads <n>, --quiet, --verbose   as for every command (docs/cli.md)
 
@@ -40,6 +44,7 @@ const MCP_OPTIONS = {
   library: { type: 'string' },
   ...ENGINE_OPTIONS,
   'no-watch': { type: 'boolean' },
+  'no-hook-channel': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -63,6 +68,7 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
     await service.dispose();
     throw new UsageError('this engine cannot be kept current one file at a time');
   }
+  const started = Date.now();
   const library = new LiveLibrary(service, { logger: log });
   const server = createSkillRouterServer(library, { name: 'skill-router', version });
   const stdin = io.stdin ?? process.stdin;
@@ -89,9 +95,35 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
   process.once('SIGTERM', onSignal);
 
   let watcher: FolderWatcher | undefined;
+  let channel: HookChannel | null = null;
   try {
     await server.connect(transport);
+    // Before any await: a client's first lines may already be waiting on stdin.
     answerUnknownTools(transport, TOOL_NAMES);
+    // The prompt hook of the same library asks here instead of opening the index (hookChannel.ts).
+    if (!values['no-hook-channel']) {
+      channel = await serveHookChannel(
+        opts,
+        async (ask) => {
+          // Capped here as the hook caps it (the first stop sends the prompt's first ASK_PROMPT_CHARS).
+          const request = capRequest(ask.prompt);
+          if (!request.text) return '';
+          const result = await library.route(request.text, { k: HOOK_TOP_K });
+          return hookBlock(shapeAnswer(result, { root: library.root, truncated: ask.truncated || request.truncated }), Math.max(MIN_BUDGET, ask.budget));
+        },
+        log,
+      );
+    }
+    library.words.then(
+      () => {
+        const now = library.building();
+        // Only when the vectors are still to come: otherwise the ready line below says it all.
+        if (now && !values.quiet) {
+          io.stderr(`skill-router mcp: ${plural(library.skills().length, 'skill')} read and their words indexed in ${((Date.now() - started) / 1000).toFixed(1)} s; searches are answered by words (marked so) while the vectors are built\n`);
+        }
+      },
+      () => undefined,
+    );
     library.ready.then(
       (stats) => {
         if (stats.skills === 0) log.warn(`no SKILL.md found under ${library.root} yet; search_skills answers that no skill fits`);
@@ -124,6 +156,7 @@ export async function runMcp(args: string[], io: CliIo, deps: LibraryDeps): Prom
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     watcher?.close();
+    await channel?.close();
     await library.close().catch((err) => log.warn(`closing the library: ${(err as Error).message}`));
   }
   return EXIT_OK;

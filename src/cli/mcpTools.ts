@@ -8,12 +8,14 @@
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SKIP_REASONS } from '../core/analysis/types';
 import { CLIENT_PROFILES, listingText, PROFILES, type ProfileId } from '../core/profiles';
-import type { IndexStats, RouteOptions, RouteResult } from '../core/service';
+import type { IndexStats, RouteOptions } from '../core/service';
 import type { SkillDoc } from '../core/types';
+import type { IndexProgress, LiveRouteResult } from './liveLibrary';
 import { capRequest, label, MAX_REQUEST_CHARS, shapeAnswer, skipPhrase, type ListingOf, type SkillAnswer } from './routeAnswer';
 import { listSkillFolder, readSkillFile, safeRelative, SkillFileError, skillFolder } from './skillFiles';
 
@@ -21,7 +23,14 @@ import { listSkillFolder, readSkillFile, safeRelative, SkillFileError, skillFold
 export interface ToolLibrary {
   readonly root: string;
   readonly ready: Promise<IndexStats>;
-  route(query: string, opts: RouteOptions): Promise<RouteResult>;
+  /** Settles once the skills are read and their words indexed (their vectors may still be building). */
+  readonly words: Promise<void>;
+  /** The first index's progress while it runs, null once it is done. */
+  building(): IndexProgress | null;
+  /** Calls `listener` with each progress step of the first index; returns the unsubscribe. */
+  onProgress(listener: (p: IndexProgress) => void): () => void;
+  /** A ranking; `wordsOnly` when it was made by words alone while the vectors are built. */
+  route(query: string, opts: RouteOptions): Promise<LiveRouteResult>;
   skill(id: string): SkillDoc | undefined;
   skills(): readonly SkillDoc[];
 }
@@ -73,6 +82,10 @@ const SEARCH_OUTPUT = {
   others: z.array(ANSWER_SKILL).describe('Other relevant skills, in rank order.'),
   readAs: z.string().optional(),
   library: z.string(),
+  wordsOnly: z
+    .object({ embedded: z.number().int(), total: z.number().int() })
+    .optional()
+    .describe('Present when the library was still being indexed: this answer ranks by words alone (the skill vectors, `embedded` of `total` texts, were not ready). Search again later for the full ranking.'),
 };
 
 const READ_INPUT = {
@@ -152,14 +165,21 @@ export function createSkillRouterServer(library: ToolLibrary, info: McpServerInf
       outputSchema: SEARCH_OUTPUT,
       annotations: READ_ONLY,
     },
-    async ({ request, top_k, client }) => {
-      const stats = await indexed(library);
+    async ({ request, top_k, client }, extra) => {
       const capped = capRequest(request);
       if (!capped.text) throw new McpError(ErrorCode.InvalidParams, 'request has no words: send the task in words');
-      const result = await library.route(capped.text, { k: top_k ?? DEFAULT_TOP_K });
-      const answer = shapeAnswer(result, { root: library.root, truncated: capped.truncated, listing: client ? listingOf(library, client) : undefined });
-      if (!stats.skills && !library.skills().length) answer.message = `The library has no skills yet (no SKILL.md under ${library.root}).`;
-      return answerResult(answer, library.root);
+      const progress = reportProgress(library, extra);
+      try {
+        await indexed(library, library.words);
+        const result = await library.route(capped.text, { k: top_k ?? DEFAULT_TOP_K });
+        const answer = shapeAnswer(result, { root: library.root, truncated: capped.truncated, listing: client ? listingOf(library, client) : undefined });
+        if (!library.skills().length) answer.message = `The library has no skills yet (no SKILL.md under ${library.root}).`;
+        const wordsOnly = result.wordsOnly && vectorsOf(result.wordsOnly);
+        progress.end(wordsOnly ? `answered by words: ${vectorPhrase(wordsOnly)}` : 'answered');
+        return answerResult(answer, library.root, wordsOnly);
+      } finally {
+        progress.end();
+      }
     },
   );
 
@@ -172,8 +192,8 @@ export function createSkillRouterServer(library: ToolLibrary, info: McpServerInf
       outputSchema: READ_OUTPUT,
       annotations: READ_ONLY,
     },
-    async ({ id, file }) => {
-      await indexed(library);
+    async ({ id, file }, extra) => {
+      await waitForWords(library, extra);
       const doc = library.skill(id);
       if (!doc) {
         throw new McpError(ErrorCode.InvalidParams, `unknown skill id "${id.slice(0, 200)}": use an id from search_skills or list_skills (a folder path inside the library, e.g. "tools/pdf-extract")`);
@@ -207,8 +227,8 @@ export function createSkillRouterServer(library: ToolLibrary, info: McpServerInf
       outputSchema: LIST_OUTPUT,
       annotations: READ_ONLY,
     },
-    async ({ offset, limit }) => {
-      await indexed(library);
+    async ({ offset, limit }, extra) => {
+      await waitForWords(library, extra);
       const all = library.skills();
       const from = offset ?? 0;
       const page = all.slice(from, from + (limit ?? DEFAULT_LIST_LIMIT)).map((d) => ({
@@ -229,12 +249,84 @@ export function createSkillRouterServer(library: ToolLibrary, info: McpServerInf
   return server;
 }
 
-/** The first index's stats; a failed index is the tool's error, with its reason. */
-async function indexed(library: ToolLibrary): Promise<IndexStats> {
+/** Waits for `stage` of the first index; a failed index is the tool's error, with its reason. */
+async function indexed<T>(library: ToolLibrary, stage: Promise<T>): Promise<T> {
   try {
-    return await library.ready;
+    return await stage;
   } catch (err) {
     throw new McpError(ErrorCode.InternalError, `the library at ${library.root} could not be indexed: ${(err as Error).message}`);
+  }
+}
+
+/** Waits until the skills are listed (their words indexed), with progress notifications meanwhile. */
+async function waitForWords(library: ToolLibrary, extra: ToolExtra): Promise<void> {
+  const progress = reportProgress(library, extra);
+  try {
+    await indexed(library, library.words);
+  } finally {
+    progress.end();
+  }
+}
+
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Least time between two progress notifications of one call. */
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Sends `notifications/progress` for a call whose request carries `_meta.progressToken`: where
+ * the first index stands when the call arrives, its steps while the call waits (at most one per
+ * `PROGRESS_EVERY_MS`), and `end`'s message. Nothing without a token, or once the index is done
+ * and the call did not wait.
+ */
+function reportProgress(library: ToolLibrary, extra: ToolExtra): { end(message?: string): void } {
+  const token = extra._meta?.progressToken;
+  const now = library.building();
+  if (token === undefined || !now) return { end: () => undefined };
+  let step = 0;
+  let last = 0;
+  let ended = false;
+  const send = (message: string) => {
+    last = Date.now();
+    step++;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);
+  };
+  send(progressPhrase(now));
+  const off = library.onProgress((p) => {
+    if (Date.now() - last >= PROGRESS_EVERY_MS) send(progressPhrase(p));
+  });
+  return {
+    end(message) {
+      if (ended) return;
+      ended = true;
+      off();
+      if (message) send(message);
+    },
+  };
+}
+
+/** How far the vectors are, from the progress of a words-only answer. */
+function vectorsOf(p: IndexProgress): { embedded: number; total: number } {
+  return p.stage === 'embed' ? { embedded: p.done, total: p.total } : { embedded: 0, total: 0 };
+}
+
+function vectorPhrase(v: { embedded: number; total: number }): string {
+  return v.total ? `the skill vectors are being built (${v.embedded} of ${v.total} texts embedded)` : 'the skill vectors are being built';
+}
+
+/** One progress step in words. */
+export function progressPhrase(p: IndexProgress): string {
+  switch (p.stage) {
+    case 'read':
+      return p.total ? `reading the skills (${p.done} of ${p.total})` : 'listing the skills';
+    case 'words':
+      return `${p.done} skills read; indexing their vectors`;
+    case 'embed':
+      return vectorPhrase({ embedded: p.done, total: p.total });
+    case 'load model':
+      return 'loading the model';
+    default:
+      return `indexing: ${p.stage}`;
   }
 }
 
@@ -252,8 +344,11 @@ const oneLine = (s: string, max: number) => {
 };
 
 /** The tool result: the answer as text for the model, and as structured content for programs. */
-function answerResult(answer: SkillAnswer, root: string): CallToolResult {
-  return { content: [{ type: 'text', text: answerText(answer) }], structuredContent: { ...answer, library: root } };
+function answerResult(answer: SkillAnswer, root: string, wordsOnly?: { embedded: number; total: number }): CallToolResult {
+  const text = answerText(answer);
+  if (!wordsOnly) return { content: [{ type: 'text', text }], structuredContent: { ...answer, library: root } };
+  const mark = `(words-only answer: ${vectorPhrase(wordsOnly)}; search again in a moment for the full ranking)`;
+  return { content: [{ type: 'text', text: `${mark}\n${text}` }], structuredContent: { ...answer, library: root, wordsOnly } };
 }
 
 /** The answer as the model reads it. */

@@ -132,6 +132,13 @@ export interface RouteOptions {
   only?: 'words' | 'dense';
   /** Find the best-matching passage of each result (default true; eval turns it off). */
   passages?: boolean;
+  /**
+   * Rank by words alone, as a library without an encoder is ranked (reranked, with a set and a
+   * match), neither embedding the request nor reading the skills' vectors: for answers while
+   * `index` is still embedding (see `IndexOptions.onWords`), when the encoder is busy with the
+   * library and the vectors are incomplete. `dense` of the result says so.
+   */
+  wordsOnly?: boolean;
   token?: CancelToken;
 }
 
@@ -152,6 +159,12 @@ export interface IndexStats {
 export interface IndexOptions {
   token?: CancelToken;
   progress?: ProgressSink;
+  /**
+   * Called once the skills are read and their words indexed, before `index` waits for their
+   * vectors: from then on `skills()` lists them and `route` with `wordsOnly` answers (on a cold
+   * library the encoder takes most of an index: seconds to a minute).
+   */
+  onWords?: () => void;
   /**
    * The skills as a parse-only library of the same root and profiles read them (`check` reads
    * first and opens in full only when it must route): they are not read again.

@@ -6,13 +6,17 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLI = join(ROOT, 'dist/cli.js');
+const BIN = join(ROOT, 'bin/skill-router.js');
 const LIB = join(ROOT, 'test/fixtures/check-lib/skills');
 
 describe('cli: skill-router hook', function () {
@@ -86,6 +90,18 @@ describe('cli: skill-router hook', function () {
     assert.equal(r.stdout, '');
   });
 
+  it('through bin/skill-router.js with no server running: the small first stop hands the prompt it read to the CLI, the same block', () => {
+    const prompt = claudeCode('get the text out of this scanned PDF contract');
+    const r = spawnSync(process.execPath, [BIN, 'hook', '--library', LIB, '--no-model', '--cache', cache, '--verbose'], { input: prompt, timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr.toString());
+    assert.doesNotMatch(r.stderr.toString(), /answered by the running/);
+    assert.equal(r.stdout.toString(), hook(prompt).stdout);
+    assert.match(r.stdout.toString(), /pdf-extract/);
+    const none = spawnSync(process.execPath, [BIN, 'hook', '--library', LIB, '--no-model', '--cache', cache], { input: JSON.stringify({ hook_event_name: 'Stop' }), timeout: 60_000 });
+    assert.equal(none.status, 0);
+    assert.equal(none.stdout.toString(), '');
+  });
+
   it('--help prints the usage and exits 0', () => {
     const r = spawnSync(process.execPath, [CLI, 'hook', '--help'], { encoding: 'utf8' });
     assert.equal(r.status, 0);
@@ -107,5 +123,73 @@ describe('cli: skill-router hook', function () {
     });
     assert.equal(code, 0, stderr);
     assert.match(stdout, /docker-compose/);
+  });
+
+  describe('with skill-router mcp of the library running', () => {
+    let dir: string;
+    let lib: string;
+    let client: Client;
+    let changed: Promise<void>;
+    let onChange: () => void;
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'skill-router-hook-mcp-'));
+      lib = join(dir, 'skills');
+      cpSync(LIB, lib, { recursive: true });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--library', lib, '--no-model', '--cache', join(dir, 'server-cache')], stderr: 'pipe', cwd: ROOT });
+      client = new Client({ name: 'hook-test', version: '1.0.0' });
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        if ((n.params.data as { event?: string })?.event === 'library-changed') onChange?.();
+      });
+      await client.connect(transport);
+      // Answered once the index is in: the server's hook channel is open by then.
+      await client.callTool({ name: 'search_skills', arguments: { request: 'pdf' } });
+    });
+    after(async () => {
+      await client?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const hookOn = (prompt: string, ...args: string[]) => {
+      const r = spawnSync(process.execPath, [CLI, 'hook', '--library', lib, '--no-model', '--cache', join(dir, 'hook-cache'), '--verbose', ...args], { input: claudeCode(prompt), timeout: 60_000 });
+      return { code: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+    };
+
+    it("answers from the running server, the same block as the hook's own routing", () => {
+      for (const prompt of ['get the text out of this scanned PDF contract', 'summarise my staged changes as a conventional commit', 'what is the weather in Paris']) {
+        const served = hookOn(prompt);
+        assert.equal(served.code, 0, served.stderr);
+        assert.match(served.stderr, /answered by the running skill-router mcp of this library/);
+        const own = hookOn(prompt, '--no-server');
+        assert.equal(own.code, 0, own.stderr);
+        assert.doesNotMatch(own.stderr, /answered by the running/);
+        assert.equal(served.stdout, own.stdout, prompt);
+      }
+    });
+
+    it('answers through bin/skill-router.js (the small first stop) without loading the CLI, the same block', () => {
+      const prompt = 'summarise my staged changes as a conventional commit';
+      const r = spawnSync(process.execPath, [BIN, 'hook', '--library', lib, '--no-model', '--cache', join(dir, 'hook-cache'), '--verbose', '--json'], { input: claudeCode(prompt), timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr.toString());
+      assert.match(r.stderr.toString(), /answered by the running skill-router mcp of this library/);
+      assert.equal(r.stdout.toString(), hookOn(prompt, '--no-server', '--json').stdout);
+      // A server of the same library with other engine flags is not asked.
+      const other = spawnSync(process.execPath, [BIN, 'hook', '--library', lib, '--no-model', '--no-bridge', '--cache', join(dir, 'hook-cache'), '--verbose'], { input: claudeCode(prompt), timeout: 60_000 });
+      assert.equal(other.status, 0, other.stderr.toString());
+      assert.doesNotMatch(other.stderr.toString(), /answered by the running/);
+    });
+
+    it('answers from the library as edited: a changed SKILL.md is in the next answer', async () => {
+      const prompt = 'get the text out of this scanned PDF contract';
+      assert.match(hookOn(prompt).stdout, /pdf-extract: Extract text, tables and images from PDF/);
+      const file = join(lib, 'pdf-extract', 'SKILL.md');
+      changed = new Promise<void>((resolve) => (onChange = resolve));
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^description: .*$/m, 'description: Bake sourdough bread at home with a starter.'));
+      await changed;
+      const served = hookOn(prompt);
+      assert.match(served.stderr, /answered by the running/);
+      assert.doesNotMatch(served.stdout, /Extract text, tables and images from PDF/, 'the old description is gone');
+      assert.equal(served.stdout, hookOn(prompt, '--no-server').stdout);
+    });
   });
 });

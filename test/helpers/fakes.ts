@@ -25,6 +25,27 @@ export class FakeEmbedder implements Embedder {
   }
 }
 
+/** A `FakeEmbedder` whose passage batches wait until `open()`: an index held in its embedding stage. */
+export class GatedEmbedder extends FakeEmbedder {
+  /** Passage batches waiting for the gate. */
+  waiting = 0;
+  private release!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
+
+  open(): void {
+    this.release();
+  }
+
+  override async embed(texts: string[], kind: 'query' | 'passage', token?: CancelToken): Promise<Float32Array[]> {
+    if (kind === 'passage') {
+      this.waiting++;
+      await this.gate;
+      this.waiting--;
+    }
+    return super.embed(texts, kind, token);
+  }
+}
+
 /** Skills in memory: `files` maps SKILL.md paths (e.g. `pdf/SKILL.md`) to text. */
 export class MemoryWorkspace implements SkillWorkspace {
   reads = 0;

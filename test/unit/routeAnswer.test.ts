@@ -8,6 +8,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { RouteCandidate, RouteResult } from '../../src/core/service';
 import { hookBlock, promptOf } from '../../src/cli/hook';
+import { ASK_PROMPT_CHARS } from '../../src/cli/hookInput';
 import { capRequest, MAX_REQUEST_CHARS, MAX_REQUEST_WORDS, shapeAnswer } from '../../src/cli/routeAnswer';
 
 const ROOT = path.resolve('/lib');
@@ -137,6 +138,13 @@ describe('routeAnswer: capRequest', () => {
     const chars = capRequest('x'.repeat(MAX_REQUEST_CHARS * 3));
     assert.equal(chars.text.length, MAX_REQUEST_CHARS);
     assert.ok(chars.truncated);
+  });
+
+  it("a prompt's prefix sent to a running server (hook) is capped as the whole prompt is", () => {
+    assert.ok(ASK_PROMPT_CHARS > MAX_REQUEST_CHARS);
+    for (const prompt of ['x'.repeat(MAX_REQUEST_CHARS * 3), `${'a'.repeat(MAX_REQUEST_CHARS - 1)}😀tail`, 'word '.repeat(MAX_REQUEST_WORDS + 50), `${'\u0001'.repeat(ASK_PROMPT_CHARS)}pdf`]) {
+      assert.deepEqual(capRequest(prompt.slice(0, ASK_PROMPT_CHARS)), capRequest(prompt));
+    }
   });
 
   it('does not split a surrogate pair at the cut, and blanks control characters', () => {

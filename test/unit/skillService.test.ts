@@ -5,7 +5,7 @@ import { createSkillService } from '../../src/core/route/skillService';
 import { prng } from '../../src/core/route/rerankTraining';
 import { CancelledError, type CancelToken } from '../../src/core/types';
 import type { VectorCache } from '../../src/core/workspace';
-import { FakeEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
+import { FakeEmbedder, GatedEmbedder, MemoryWorkspace, skill } from '../helpers/fakes';
 
 function library() {
   return new Map<string, string | Uint8Array>([
@@ -117,6 +117,35 @@ describe('createSkillService', () => {
     assert.ok(c.passage && c.passage.matchedTerms.length > 0);
     assert.deepEqual(r.candidates.map((x) => x.rank), r.candidates.map((_, i) => i + 1));
     assert.deepEqual(r.dense, { model: 'fake@1' });
+  });
+
+  it('lists the skills and ranks by words once their words are in, while the index still waits for their vectors (onWords, wordsOnly)', async () => {
+    const embedder = new GatedEmbedder();
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder });
+    let resolveWords!: () => void;
+    const words = new Promise<void>((resolve) => (resolveWords = resolve));
+    let indexed = false;
+    const indexing = svc.index({ onWords: resolveWords }).then((stats) => ((indexed = true), stats));
+    await words;
+    assert.equal(indexed, false, 'the index is still embedding');
+    assert.ok(embedder.waiting > 0, 'the encoder holds a batch');
+    assert.deepEqual(svc.skills().map((d) => d.id), ['broken', 'docx-edit', 'k8s-deploy', 'pdf-extract']);
+    const request = 'extract the tables from a scanned PDF invoice';
+    const early = await svc.route(request, { wordsOnly: true, k: 3 });
+    assert.deepEqual(early.dense, { disabled: 'the skill vectors are still being built' });
+    assert.equal(early.candidates[0].skillId, 'pdf-extract');
+    assert.ok(early.candidates.every((c) => c.scores.dense === null));
+    // The same ranking as the library opened without a model.
+    const lexical = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder: null });
+    await lexical.index();
+    const plain = await lexical.route(request, { k: 3 });
+    assert.deepEqual(early.candidates.map((c) => [c.skillId, c.scores.final]), plain.candidates.map((c) => [c.skillId, c.scores.final]));
+    assert.equal(early.match, plain.match);
+    embedder.open();
+    await indexing;
+    const full = await svc.route(request, { k: 3 });
+    assert.deepEqual(full.dense, { model: 'fake@1' });
+    assert.ok(full.candidates[0].scores.dense !== null);
   });
 
   it('routes by words alone without an embedder and says why', async () => {

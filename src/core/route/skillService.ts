@@ -160,6 +160,10 @@ class Engine implements RoutingEngine {
   private names = new SkillNames([]);
   /** What every pipeline (the full view's, the listings') is composed of. */
   private readonly pipelineParts: PipelineParts;
+  /** What the pipelines read of the library. */
+  private readonly indexed: IndexedLibrary;
+  /** The pipeline of `RouteOptions.wordsOnly`, made on first use. */
+  private words: RoutingPipeline | undefined;
   /** Each client's listing and its routing stages, for the skill list they were made from. */
   private readonly listingViews: ListingViews;
 
@@ -220,6 +224,7 @@ class Engine implements RoutingEngine {
       log: this.log,
     };
     this.pipeline = new RoutingPipeline(library, this.pipelineParts);
+    this.indexed = library;
     const views = { settings: this.settings, text: this.text, prior: this.prior, embedder: init.embedder ?? null };
     this.listingViews = new ListingViews({ ...views, vectorsOf: (id) => this.dense?.vectors(id) }, this.pipelineParts);
   }
@@ -241,6 +246,19 @@ class Engine implements RoutingEngine {
 
   skills(): readonly SkillDoc[] {
     return this.sorted;
+  }
+
+  /**
+   * The pipeline without the encoder or the skills' vectors (`RouteOptions.wordsOnly`): the same
+   * stages as a library opened without a model, over the same word index.
+   */
+  private wordsPipeline(): RoutingPipeline {
+    if (!this.init.embedder) return this.pipeline;
+    this.words ??= new RoutingPipeline(
+      { ...this.indexed, dense: null },
+      { ...this.pipelineParts, embedder: null, embedderError: 'the skill vectors are still being built' },
+    );
+    return this.words;
   }
 
   failures(): readonly { path: string; message: string }[] {
@@ -295,7 +313,7 @@ class Engine implements RoutingEngine {
     // A request is read up to MAX_REQUEST_CHARS characters and MAX_REQUEST_WORDS words.
     const capped = capRequest(full);
     const query = capped.truncated ? capped.text : full;
-    const pipeline = opts.view ? await this.listingPipeline(opts.view.client, opts.token, opts.view.listing) : this.pipeline;
+    const pipeline = opts.view ? await this.listingPipeline(opts.view.client, opts.token, opts.view.listing) : opts.wordsOnly ? this.wordsPipeline() : this.pipeline;
     const ranking = await pipeline.rank(query, { rerank: opts.rerank, select: opts.select, only: opts.only, token: opts.token });
     const explain = opts.passages === false ? null : pipeline.explainer(ranking);
     // The set as far as the shown results reach (a member past `k` is not shown, so not named).
@@ -364,7 +382,8 @@ class Engine implements RoutingEngine {
     // Settled at once so a failed analysis does not leave the embedding's rejection unhandled.
     embedding.catch(() => undefined);
     await this.upsertLexicalInSlices(changed, token);
-    const { cached, embedded } = await embedding;
+    // Skills gone are dropped before the wait for the vectors, so that a words-only answer
+    // meanwhile (`onWords`) lists the library as this index leaves it.
     for (const id of [...this.entries.keys()]) {
       if (!seen.has(id)) {
         this.entries.delete(id);
@@ -374,6 +393,8 @@ class Engine implements RoutingEngine {
     }
     this.failed = failed;
     this.resort();
+    opts.onWords?.();
+    const { cached, embedded } = await embedding;
     await yieldToLoop();
     await this.flushAnalyses();
     if (this.fresh >= COMPACT_AFTER) await this.compactAnalyses();
