@@ -116,6 +116,9 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
         actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: wsEdit });
       }
     }
+    if (d.code === 'skill.broken-reference' && data.suggestion) {
+      actions.push({ title: `Replace with '${data.suggestion}'`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(uri, [{ range: d.range, newText: data.suggestion }]) });
+    }
     if (d.code === 'skill.unreachable' && data.words?.length) {
       const add = addWordsEdit(text, data.words, data.atStart === true);
       if (add) actions.push({ title: `add: ${data.words.join(', ')} (to the description)`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(uri, add) });

@@ -58,7 +58,7 @@ export interface DiagnosticData {
   profile?: string;
   /** Pair findings: the routing evidence (requests with the ranks of both skills, probes sent and taken). */
   evidence?: PairEvidence;
-  /** Pair findings: the line the quick fix adds to this skill's description. */
+  /** Pair findings: the line the quick fix adds to this skill's description; `skill.broken-reference`: the name that replaces the range. */
   suggestion?: string;
   /** `skill.unreachable`: the verified words to add, and whether they go first (the listing cuts the description). */
   words?: string[];
@@ -77,6 +77,8 @@ export interface DiagnosticContext {
   uriOf(id: string): string;
   /** The skill's `skill.unreachable` finding, last measured for an open skill (server/reachPass.ts). */
   reach?(doc: SkillDoc): { finding: Finding; data: DiagnosticData } | null;
+  /** The skill's `skill.broken-reference` and `file.broken-link` findings (core/analysis/references.ts). */
+  references?(doc: SkillDoc): Finding[];
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -133,7 +135,8 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
  */
 export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], ctx: DiagnosticContext): Diagnostic[] {
   const leftToEditor = ctx.settings.diagnostics.reportBuiltInChecks ? undefined : ctx.editorReports;
-  const own = leftToEditor?.size ? doc.findings.filter((f) => !leftToEditor.has(f.code)) : doc.findings;
+  const found = [...doc.findings, ...(ctx.references?.(doc) ?? [])];
+  const own = leftToEditor?.size ? found.filter((f) => !leftToEditor.has(f.code)) : found;
   const out: Diagnostic[] = [];
   for (const { finding, twin } of applyFindingPolicy(doc, own, pairs, ctx.skill, ctx.settings)) {
     const d = toDiagnostic(finding, ctx, twin ? { twin: { id: twin.id, name: twin.name, uri: ctx.uriOf(twin.id) } } : undefined);

@@ -14,6 +14,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { LibraryNames, referenceFindings } from '../../core/analysis/references';
 import { resolveScanOptions } from '../../core/analysis/scanRun';
 import type { PairFinding } from '../../core/analysis/types';
 import { EVALS_FILE_NAMES, firstExisting } from '../../core/configFiles';
@@ -23,6 +24,7 @@ import { effectiveBudgets, listingBudgets } from '../../core/profiles';
 import type { SkillService } from '../../core/service';
 import type { Finding, SkillDoc, TextRange } from '../../core/types';
 import { defaultCacheDir } from '../../node/library';
+import { libraryFileExists } from '../../node/skillFolderFiles';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, plural, readText, UsageError, type CliIo } from '../io';
 import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from '../options';
 import {
@@ -251,8 +253,13 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     }
     const byId = new Map(skills.map((d) => [d.id, d]));
     const policy = findingPolicy(config);
+    // References to other skills and to the skill's own files, as the editor reports them (a
+    // .jsonl library has no files to look at).
+    const names = new LibraryNames(skills);
+    const exists = rootIsDir ? libraryFileExists(root) : undefined;
     for (const doc of skills) {
-      for (const { finding: f } of applyFindingPolicy(doc, doc.findings, pairsOf.get(doc.id) ?? [], (id) => byId.get(id), policy)) {
+      const own = [...doc.findings, ...referenceFindings(doc, names, exists)];
+      for (const { finding: f } of applyFindingPolicy(doc, own, pairsOf.get(doc.id) ?? [], (id) => byId.get(id), policy)) {
         if (changedIds) {
           const touches = changedIds.has(doc.id) || (f.code.startsWith('skill.') && (f.related ?? []).some((r) => changedIds!.has(r.skillId)));
           if (!touches) continue;

@@ -317,7 +317,7 @@ export type FileExists = (libraryRelPath: string) => boolean;
 
 export const REFERENCE_CODES = { brokenReference: 'skill.broken-reference', brokenLink: 'file.broken-link' } as const;
 
-const bodyRange = (doc: Pick<SkillDoc, 'bodyStartLine'>, o: { line: number; start: number; end: number }): TextRange => ({
+export const bodyRange = (doc: Pick<SkillDoc, 'bodyStartLine'>, o: { line: number; start: number; end: number }): TextRange => ({
   start: { line: doc.bodyStartLine + o.line, character: o.start },
   end: { line: doc.bodyStartLine + o.line, character: o.end },
 });
@@ -350,7 +350,7 @@ export function referenceFindings(doc: Pick<SkillDoc, 'id' | 'path' | 'body' | '
       const key = `${f.line}:${f.start}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ code: REFERENCE_CODES.brokenLink, severity: 'warning', message: `'${f.target}' does not exist in the skill's folder`, range: bodyRange(doc, f) });
+      out.push({ code: REFERENCE_CODES.brokenLink, severity: 'warning', message: `No file at '${f.target}' (from the skill's folder)`, range: bodyRange(doc, f) });
     }
   }
   return out;
@@ -400,4 +400,30 @@ export function referenceGraph(docs: readonly Pick<SkillDoc, 'id' | 'name' | 'bo
     }
   }
   return { outgoing, incoming };
+}
+
+/**
+ * The range of the `name` value on its front-matter line (inside quotes, without a comment), or
+ * undefined when the name is not a one-line scalar.
+ */
+export function nameValueRange(lines: readonly string[], keyRange: TextRange | undefined): TextRange | undefined {
+  if (!keyRange || keyRange.start.line !== keyRange.end.line) return undefined;
+  const line = keyRange.start.line;
+  const m = /^(name\s*:\s*)(["']?)([^"'#]*?)\2\s*(?:#.*)?$/.exec(lines[line] ?? '');
+  if (!m || !m[3]) return undefined;
+  const start = m[1].length + m[2].length;
+  return { start: { line, character: start }, end: { line, character: start + m[3].length } };
+}
+
+const contains = (r: TextRange, p: { line: number; character: number }) =>
+  r.start.line <= p.line && p.line <= r.end.line && (p.line > r.start.line || p.character >= r.start.character) && (p.line < r.end.line || p.character <= r.end.character);
+
+/** The reference of `refs` at a position of its file, if any. */
+export function referenceAt<R extends { range: TextRange }>(refs: readonly R[], position: { line: number; character: number }): R | undefined {
+  return refs.find((r) => contains(r.range, position));
+}
+
+/** Whether a position lies in a range (ends included, as an editor's cursor after a word). */
+export function rangeContains(r: TextRange, p: { line: number; character: number }): boolean {
+  return contains(r, p);
 }
