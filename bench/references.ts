@@ -5,6 +5,7 @@
  * the findings with their lines, to be read and judged by hand (bench/results/references.md).
  *
  *   node out/bench/references.js [--corpus ../shared/corpus/skills] [--sample 30] [--seed 47]
+ *     [--code skill.broken-reference | file.broken-link | references]   (what the sample is drawn from)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -40,6 +41,7 @@ let references = 0;
 let referencing = 0;
 let hubs = 0;
 const findings: { collection: string; doc: SkillDoc; f: Finding; line: string }[] = [];
+const found: { collection: string; doc: SkillDoc; f: Finding; line: string }[] = [];
 const forms = new Map<string, number>();
 for (const collection of readdirSync(corpus).sort()) {
   const root = path.join(corpus, collection);
@@ -60,6 +62,7 @@ for (const collection of readdirSync(corpus).sort()) {
     if (graph.outgoing.get(d.id)!.size) referencing++;
     if (docs.length >= 5 && graph.outgoing.get(d.id)!.size >= (docs.length - 1) / 2) hubs++;
     const lines = readFileSync(path.join(root, d.path), 'utf8').split('\n');
+    for (const r of refs) found.push({ collection, doc: d, f: { code: `reference (${r.form})`, severity: 'info', message: `names ${r.toIds.join(', ')}`, range: r.range }, line: lines[r.range.start.line] ?? '' });
     for (const f of referenceFindings(d, names, exists)) findings.push({ collection, doc: d, f, line: lines[f.range.start.line] ?? '' });
   }
 }
@@ -67,9 +70,10 @@ for (const collection of readdirSync(corpus).sort()) {
 const count = (code: string) => findings.filter((x) => x.f.code === code).length;
 console.log(`corpus ${corpus}: ${skills} skills`);
 console.log(`references to other skills of the same collection: ${references} (${[...forms].map(([k, v]) => `${k} ${v}`).join(', ')}); skills naming at least one other: ${referencing}; hubs (name half their library or more, libraries of 5+): ${hubs}`);
-console.log(`skill.broken-reference: ${count('skill.broken-reference')}, file.broken-link: ${count('file.broken-link')}`);
+const typos = findings.filter((x) => x.f.code === 'skill.broken-reference' && x.f.suggestion).length;
+console.log(`skill.broken-reference: ${count('skill.broken-reference')} (${typos} with "did you mean", warning; the rest information), file.broken-link: ${count('file.broken-link')}`);
 const rand = prng(seed);
-const pool = findings.filter((x) => x.f.code === sampled);
+const pool = sampled === 'references' ? found : findings.filter((x) => x.f.code === sampled);
 for (let i = pool.length - 1; i > 0; i--) {
   const j = Math.floor(rand() * (i + 1));
   [pool[i], pool[j]] = [pool[j], pool[i]];

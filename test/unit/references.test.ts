@@ -34,7 +34,7 @@ describe('references between skills', () => {
       'See https://example.com/jira-search and www.pdf-tools.dev, <https://x.io/ship>.',
       'Files: lib/pdf-tools/x.py, ./pdf-tools/, pdf-tools.md, C:\\pdf-tools\\a, /usr/ship/bin.',
       'Flags: --pdf-tools, -jira-search; versions pdf-tools@1.2; mail ship@x.io.',
-      'Vars: $PATH, ${verify}, $HOME/ship.',
+      'Vars: $PATH, ${verify}, $HOME/ship, agent="pdf-tools".',
       '[docs](../pdf-tools/SKILL.md) and [guide](https://github.com/o/jira-search).',
       'a longer word: pdf-tools-extra and jira-search2.',
     ].join('\n');
@@ -46,13 +46,14 @@ describe('references between skills', () => {
   });
 
   it('reports a typo with the skill it meant, an unknown name that says it is a skill, and nothing else', () => {
-    const d = doc('lib/ship', 'ship', 'Use `jira-serach` for JQL.\nThe `release-notes` skill writes notes.\nRun `make-build` and /auth.\nWhen building a `pdf-editor` skill, see $verfy.');
+    const d = doc('lib/ship', 'ship', 'Use `jira-serach` for JQL.\nThe `release-notes` skill writes notes.\nRun `make-build` and /auth.\nWhen building a `pdf-editor` skill, see $verfy.\nExample: the `big-query` skill.');
     const f = referenceFindings(d, names);
     assert.deepEqual(f.map((x) => [x.code, x.severity, x.range.start.line, x.range.start.character, x.suggestion]), [
       ['skill.broken-reference', 'warning', 4, 5, 'jira-search'],
       ['skill.broken-reference', 'info', 5, 5, undefined],
     ]);
     assert.match(f[0].message, /did you mean 'jira-search'/);
+    assert.deepEqual(referenceFindings(doc('lib/jira-search', 'jira-search', 'Not for `jira-serach`.'), names), [], 'one edit from its own name is a sibling, not a typo');
   });
 
   it('reports links and path mentions that do not exist in the skill folder', () => {

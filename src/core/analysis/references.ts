@@ -146,6 +146,8 @@ const SAYS_SKILL_BEFORE = /\bskill:?\s*$/i;
 const SAYS_SKILL_AFTER = /^\s*(?:skill\b|技能)/i;
 /** "a `pdf-editor` skill", "an `x` skill": a skill one could write, not one that is named. */
 const INDEFINITE = /\b(?:a|an)\s*$/i;
+/** A line that gives an example: the skill it names is one to write, not one to use. */
+const EXAMPLE = /\b(?:example|e\.g\.|for instance)\b|示例|例如/i;
 
 const isNameChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_-]/.test(c);
 const blank = (s: string) => ' '.repeat(s.length);
@@ -238,7 +240,7 @@ function codeSpan(
   const start = at + marker.length;
   const occ: NameOccurrence = { name, form: marker === '/' ? 'slash' : marker === '$' ? 'dollar' : 'code', line, start, end: start + name.length };
   const before = text.slice(0, spanStart);
-  const explicit = !INDEFINITE.test(before) && (SAYS_SKILL_BEFORE.test(before) || SAYS_SKILL_AFTER.test(text.slice(spanEnd)));
+  const explicit = !INDEFINITE.test(before) && !EXAMPLE.test(text) && (SAYS_SKILL_BEFORE.test(before) || SAYS_SKILL_AFTER.test(text.slice(spanEnd)));
   if (names.has(name)) {
     // A one-word name in backticks is usually code (`pdf`): a reference only where the line says skill.
     if (marker || name.includes('-') || name.includes('_') || saysSkill) scan.references.push(occ);
@@ -268,10 +270,11 @@ function proseToken(prose: string, token: string, at: number, line: number, name
   }
   if (before !== undefined && /[-.\\@~=#%&+:]/.test(before)) return;
   if (!token.includes('-') || !names.has(token)) return;
-  // A word in a chunk that holds a path separator is part of a path (`lib/pdf-tools`).
+  // A word in a chunk that holds a path separator is part of a path (`lib/pdf-tools`); one with
+  // `=` is a value (`subagent_type="performance-engineer"` names an agent, not the skill).
   const chunkStart = prose.lastIndexOf(' ', at) + 1;
   const chunkEnd = prose.indexOf(' ', end);
-  if (/[/\\]/.test(prose.slice(chunkStart, chunkEnd < 0 ? undefined : chunkEnd))) return;
+  if (/[/\\=]/.test(prose.slice(chunkStart, chunkEnd < 0 ? undefined : chunkEnd))) return;
   scan.references.push({ name: token, form: 'word', line, start: at, end });
 }
 
@@ -331,9 +334,12 @@ export const bodyRange = (doc: Pick<SkillDoc, 'bodyStartLine'>, o: { line: numbe
 export function referenceFindings(doc: Pick<SkillDoc, 'id' | 'path' | 'body' | 'bodyStartLine' | 'name'>, names: LibraryNames, exists?: FileExists): Finding[] {
   const scan = scanBody(doc.body, names);
   const out: Finding[] = [];
+  const own = new Set(skillNames(doc));
   for (const u of scan.unknown) {
     // Only a name written as skills are named is read as a typo (`/auth` is a URL path, not `oauth`).
-    const close = NAME_SHAPED.test(u.name) ? names.closest(u.name) : undefined;
+    let close = NAME_SHAPED.test(u.name) ? names.closest(u.name) : undefined;
+    // One edit from the skill's own name is a sibling it sets itself apart from (`sqldb-cli` on `sqldw-cli`).
+    if (close !== undefined && own.has(close)) close = undefined;
     const written = u.form === 'slash' ? `/${u.name}` : u.form === 'dollar' ? `$${u.name}` : u.name;
     if (close !== undefined) {
       out.push({ code: REFERENCE_CODES.brokenReference, severity: 'warning', message: `No skill of this library is named '${u.name}': did you mean '${close}'?`, range: bodyRange(doc, u), suggestion: close });
