@@ -256,9 +256,9 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     // References to other skills and to the skill's own files, as the editor reports them (a
     // .jsonl library has no files to look at).
     const names = new LibraryNames(skills);
-    const exists = rootIsDir ? libraryFileExists(root) : undefined;
+    const fileExists = rootIsDir ? libraryFileExists(root) : undefined;
     for (const doc of skills) {
-      const own = [...doc.findings, ...referenceFindings(doc, names, exists)];
+      const own = [...doc.findings, ...referenceFindings(doc, names, fileExists)];
       for (const { finding: f } of applyFindingPolicy(doc, own, pairsOf.get(doc.id) ?? [], (id) => byId.get(id), policy)) {
         if (changedIds) {
           const touches = changedIds.has(doc.id) || (f.code.startsWith('skill.') && (f.related ?? []).some((r) => changedIds!.has(r.skillId)));
