@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
-import { LibraryNames, referenceFindings } from '../core/analysis/references';
+import { LibraryNames, referenceFindings, skillNames } from '../core/analysis/references';
 import type { PairFinding } from '../core/analysis/types';
 import { runTimeSliced, yieldToLoop } from '../core/jobs/timeSliced';
 import { parseSkill, SkillReadError } from '../core/parse/skillDoc';
@@ -74,6 +74,11 @@ export class WorkspaceIndex {
    * updated or the library re-read (the engine swaps skills in place, so its list cannot key it).
    */
   private readonly names = new WeakMap<LiveSkillService, LibraryNames>();
+  /**
+   * Names of skills added, removed or renamed since the skills whose bodies hold them were last
+   * re-published: their references (and `skill.broken-reference`) may have changed.
+   */
+  private readonly namesChanged = new Map<FolderLibrary, Set<string>>();
 
   constructor(private readonly host: IndexHost, private readonly opts: WorkspaceIndexOptions) {
     this.docs = new DocumentScheduler({
@@ -433,10 +438,18 @@ export class WorkspaceIndex {
     lib.paths.set(ref.id, ref.path);
     const service = lib.service!;
     const before = pairInputKey(service.skill(ref.id));
+    const namesOf = (doc: SkillDoc | undefined) => (doc ? skillNames(doc) : []);
+    const namesBefore = namesOf(service.skill(ref.id));
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
       this.names.delete(service);
+      const namesAfter = namesOf(service.skill(ref.id));
+      if (namesBefore.join('\n') !== namesAfter.join('\n')) {
+        const changed = this.namesChanged.get(lib) ?? new Set<string>();
+        for (const n of [...namesBefore, ...namesAfter]) changed.add(n);
+        this.namesChanged.set(lib, changed);
+      }
       if (lib.service === service && pairInputKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
   }
@@ -545,6 +558,10 @@ export class WorkspaceIndex {
     const affected = new Set<string>(ids);
     for (const id of ids) for (const t of await lib.pairs.refresh(service, id)) affected.add(t);
     if (lib.service !== service) return;
+    const renamed = this.namesChanged.get(lib);
+    this.namesChanged.delete(lib);
+    // Skills that may name one that came, went or changed its name (a substring test: a rename is rare).
+    if (renamed?.size) for (const d of service.skills()) if (!affected.has(d.id) && [...renamed].some((n) => d.body.includes(n))) affected.add(d.id);
     if (lib.settings.diagnostics.scope === 'openFiles') {
       for (const doc of this.docs.values()) {
         const ref = this.refFor(lib, doc.key);

@@ -154,3 +154,25 @@ describe('server: rename where the client cannot rename files', function () {
     }
   });
 });
+
+describe('server: a skill renamed re-checks the skills that name it', function () {
+  this.timeout(90_000);
+  it('a reference one edit from the new name gets its warning without being edited', async () => {
+    const ws = workspace();
+    const ship = path.join(ws, 'ship', 'SKILL.md');
+    writeFileSync(ship, readFileSync(ship, 'utf8').replace('`jira-search`', '`jira-finds`'));
+    const c = await TestClient.start({ folders: [ws] });
+    try {
+      await c.ready();
+      await c.diagnosticsOf(ship, (d) => !d.some((x) => x.code === 'skill.broken-reference'));
+      const jira = path.join(ws, 'jira-search', 'SKILL.md');
+      await c.open(jira, readFileSync(jira, 'utf8').replace('name: jira-search', 'name: jira-find'));
+      const d = await c.diagnosticsOf(ship, (x) => x.some((y) => y.code === 'skill.broken-reference'));
+      assert.match(d.find((y) => y.code === 'skill.broken-reference')!.message, /did you mean 'jira-find'/);
+    } finally {
+      assert.equal(await c.stop(), 0);
+      removeDir(ws);
+      removeDir(c.cacheDir);
+    }
+  });
+});
