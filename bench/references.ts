@@ -37,6 +37,7 @@ const seed = Number(flag('--seed', '47'));
 const sampled = flag('--code', 'skill.broken-reference');
 
 let skills = 0;
+let scanMs = 0;
 let references = 0;
 let referencing = 0;
 let hubs = 0;
@@ -63,10 +64,14 @@ for (const collection of readdirSync(corpus).sort()) {
     if (docs.length >= 5 && graph.outgoing.get(d.id)!.size >= (docs.length - 1) / 2) hubs++;
     const lines = readFileSync(path.join(root, d.path), 'utf8').split('\n');
     for (const r of refs) found.push({ collection, doc: d, f: { code: `reference (${r.form})`, severity: 'info', message: `names ${r.toIds.join(', ')}`, range: r.range }, line: lines[r.range.start.line] ?? '' });
-    for (const f of referenceFindings(d, names, exists)) findings.push({ collection, doc: d, f, line: lines[f.range.start.line] ?? '' });
+    const t0 = performance.now();
+    const own = referenceFindings(d, names, exists);
+    scanMs += performance.now() - t0;
+    for (const f of own) findings.push({ collection, doc: d, f, line: lines[f.range.start.line] ?? '' });
   }
 }
 
+console.log(`scan time: referenceFindings over every skill ${scanMs.toFixed(0)} ms (${((scanMs / skills) * 1000).toFixed(0)} µs a skill)`);
 const count = (code: string) => findings.filter((x) => x.f.code === code).length;
 console.log(`corpus ${corpus}: ${skills} skills`);
 console.log(`references to other skills of the same collection: ${references} (${[...forms].map(([k, v]) => `${k} ${v}`).join(', ')}); skills naming at least one other: ${referencing}; hubs (name half their library or more, libraries of 5+): ${hubs}`);

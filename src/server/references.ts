@@ -113,23 +113,27 @@ export async function rename(view: ReferenceView, position: Range['start'], newN
   const taken = view.names.resolve(name).filter((id) => id !== skill.id);
   if (taken.length) throw new RenameRefused(`a skill named '${name}' exists already (${taken[0]})`);
 
-  const edits = new Map<string, TextEdit[]>();
-  const add = (uri: string, e: TextEdit) => (edits.get(uri) ?? edits.set(uri, []).get(uri)!).push(e);
+  // Edits by the skill they go to, placed once it is known whether the folder moves.
+  const edits = new Map<SkillDoc, TextEdit[]>();
+  const add = (doc: SkillDoc, e: TextEdit) => (edits.get(doc) ?? edits.set(doc, []).get(doc)!).push(e);
   const text = await view.textOf(skill);
   const value = text === null ? undefined : nameValueRange(text.split(/\r?\n/), skill.keyRanges.name);
-  if (value) add(view.uriOf(skill), { range: value, newText: name });
+  if (value) add(skill, { range: value, newText: name });
   for (const d of view.docs) {
-    for (const r of resolvedReferences(d, view.names)) if (r.toIds.length === 1 && r.toIds[0] === skill.id) add(view.uriOf(d), { range: r.range, newText: name });
+    for (const r of resolvedReferences(d, view.names)) if (r.toIds.length === 1 && r.toIds[0] === skill.id) add(d, { range: r.range, newText: name });
   }
 
   const slash = skill.id.lastIndexOf('/');
   const folder = skill.id.slice(slash + 1);
   const newFolder = `${skill.id.slice(0, slash + 1)}${name}`;
   const moveFolder = canRenameFolders && skill.path === `${skill.id}/SKILL.md` && folder === skill.name && !view.exists(newFolder);
-  if (!moveFolder) return { changes: Object.fromEntries(edits) };
-  // Text edits first, on the files where they are now; then the folder moves with them.
-  const documentChanges: (TextDocumentEdit | RenameFile)[] = [...edits].map(([uri, e]) => ({ textDocument: { uri, version: null }, edits: e }));
-  documentChanges.push({ kind: 'rename', oldUri: view.libraryUri(skill.id), newUri: view.libraryUri(newFolder) });
+  if (!moveFolder) return { changes: Object.fromEntries([...edits].map(([d, e]) => [view.uriOf(d), e])) };
+  // The folder moves first, then the text edits go to the files where they are then (LSP applies
+  // document changes in order; VS Code cannot edit a file whose folder a later change moves).
+  const inFolder = `${skill.id}/`;
+  const uriAfter = (d: SkillDoc) => (d.path.startsWith(inFolder) ? view.libraryUri(`${newFolder}/${d.path.slice(inFolder.length)}`) : view.uriOf(d));
+  const documentChanges: (TextDocumentEdit | RenameFile)[] = [{ kind: 'rename', oldUri: view.libraryUri(skill.id), newUri: view.libraryUri(newFolder) }];
+  for (const [d, e] of edits) documentChanges.push({ textDocument: { uri: uriAfter(d), version: null }, edits: e });
   return { documentChanges };
 }
 

@@ -233,10 +233,11 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
     const doc = documents.get(uri);
     return doc && index && isSkillDocument(doc.uri, doc.languageId) ? index.referenceView(doc.uri, doc.getText()) : undefined;
   };
-  /** A refused rename is said to the user as the request's error; anything else is logged. */
+  /** A refused rename is said to the user as the request's error; anything else is logged too. */
   const renameError = (err: unknown): never => {
     if (err instanceof RenameRefused) throw new ResponseError(LSPErrorCodes.RequestFailed, err.message);
-    throw err;
+    log.error(`rename failed: ${errorMessage(err)}${err instanceof Error && err.stack ? `\n${err.stack}` : ''}`);
+    throw new ResponseError(LSPErrorCodes.RequestFailed, `rename failed: ${errorMessage(err)}`);
   };
   connection.onDefinition(safe('definition', null, (p) => {
     const view = referenceView(p.textDocument.uri);
