@@ -150,7 +150,6 @@ const INDEFINITE = /\b(?:a|an)\s*$/i;
 const EXAMPLE = /\b(?:example|e\.g\.|for instance)\b|示例|例如/i;
 
 const isNameChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_-]/.test(c);
-const blank = (s: string) => ' '.repeat(s.length);
 
 /** Splits a body into its lines, with whether each is inside (or opens or closes) a fenced code block. */
 export function proseLines(body: string): { text: string; fenced: boolean }[] {
@@ -185,19 +184,37 @@ function scanLine(text: string, line: number, names: Pick<LibraryNames, 'has'>, 
   const saysSkill = SKILL_WORD.test(text);
   // What later passes must not read as prose: code spans, link targets, URLs (masked with spaces,
   // so columns stay put).
+  // Ranges are gathered per pass and blanked once after it (a pass reads the text as it was when
+  // it began): blanking at each match copied the line once per match.
   let prose = text;
-  const mask = (from: number, to: number) => (prose = prose.slice(0, from) + blank(prose.slice(from, to)) + prose.slice(to));
+  let pending: [number, number][] = [];
+  const mask = (from: number, to: number) => void pending.push([from, to]);
+  const apply = () => {
+    if (!pending.length) return;
+    let out = '';
+    let at = 0;
+    for (const [f, t] of pending.sort((a, b) => a[0] - b[0])) {
+      const from = Math.max(f, at);
+      if (t <= from) continue;
+      out += prose.slice(at, from) + ' '.repeat(t - from);
+      at = t;
+    }
+    prose = out + prose.slice(at);
+    pending = [];
+  };
 
-  for (const m of text.matchAll(LINK)) {
+  if (text.includes('](')) for (const m of text.matchAll(LINK)) {
     const targetAt = m.index! + m[0].lastIndexOf(m[3]);
     const raw = m[3].startsWith('<') ? m[3].slice(1, -1) : m[3];
     const file = relativeTarget(raw);
     if (file) scan.files.push({ target: file.target, path: file.path, kind: 'link', line, start: targetAt + (m[3].startsWith('<') ? 1 : 0), end: targetAt + (m[3].startsWith('<') ? 1 : 0) + file.target.length });
     mask(targetAt - 1, m.index! + m[0].length);
   }
-  for (const m of prose.matchAll(URL)) mask(m.index!, m.index! + m[0].length);
+  apply();
+  if (/:\/\/|www\.|</.test(prose)) for (const m of prose.matchAll(URL)) mask(m.index!, m.index! + m[0].length);
+  apply();
 
-  for (const m of prose.matchAll(CODE_SPAN)) {
+  if (prose.includes('`')) for (const m of prose.matchAll(CODE_SPAN)) {
     const open = m[1].length;
     const content = m[2];
     const inner = content.trim();
@@ -205,12 +222,14 @@ function scanLine(text: string, line: number, names: Pick<LibraryNames, 'has'>, 
     mask(m.index!, m.index! + m[0].length);
     codeSpan(inner, at, line, text, m.index!, m.index! + m[0].length, saysSkill, names, scan);
   }
-  for (const m of prose.matchAll(SKILL_TAG)) {
+  apply();
+  if (prose.includes('[skill:')) for (const m of prose.matchAll(SKILL_TAG)) {
     const at = m.index! + m[0].indexOf(m[1], 6);
     if (names.has(m[1])) scan.references.push({ name: m[1], form: 'tag', line, start: at, end: at + m[1].length });
     else if (NAME_SHAPED.test(m[1]) || ONE_WORD.test(m[1])) scan.unknown.push({ name: m[1], form: 'tag', line, start: at, end: at + m[1].length, explicit: true });
     mask(m.index!, m.index! + m[0].length);
   }
+  apply();
   for (const m of prose.matchAll(TOKEN)) proseToken(prose, m[0], m.index!, line, names, scan);
 }
 
