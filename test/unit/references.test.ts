@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { editDistance, LibraryNames, nameValueRange, referenceFindings, referenceGraph, resolvedReferences, scanBody } from '../../src/core/analysis/references';
+import { codeSpans, editDistance, LibraryNames, nameValueRange, referenceFindings, referenceGraph, resolvedReferences, scanBody } from '../../src/core/analysis/references';
 import { parseSkill } from '../../src/core/parse/skillDoc';
 import { skill } from '../helpers/fakes';
 
@@ -39,6 +39,14 @@ describe('references between skills', () => {
       'a longer word: pdf-tools-extra and jira-search2.',
     ].join('\n');
     assert.deepEqual(found(body), []);
+  });
+
+  it('code spans close on a run of the same length; a run that never closes is literal', () => {
+    const spans = (t: string) => codeSpans(t).map((x) => t.slice(x.contentStart, x.contentEnd));
+    assert.deepEqual(spans('a ``b ` c`` d `e` f ` g'), ['b ` c', 'e']);
+    assert.deepEqual(spans('```x `y`'), ['y']);
+    // The lone backtick pairs with the next one (CommonMark), which leaves jira-search a plain word.
+    assert.deepEqual(found('an unclosed ` then `jira-search` and [x](<a b.md>) /ship'), ['word:jira-search', 'slash:ship']);
   });
 
   it('a fence closes only on the same marker at least as long', () => {

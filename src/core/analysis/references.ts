@@ -88,6 +88,16 @@ export class LibraryNames {
    * (`vitest-skill` for `pytest-skill`, `azure-eventhub-py` for `-ts`), not typos.
    */
   closest(name: string): string | undefined {
+    if (this.typos.has(name)) return this.typos.get(name);
+    const found = this.nearest(name);
+    if (this.typos.size < 10_000) this.typos.set(name, found);
+    return found;
+  }
+
+  /** Names already looked up by `closest` (bodies repeat a name; edits repeat the body). */
+  private readonly typos = new Map<string, string | undefined>();
+
+  private nearest(name: string): string | undefined {
     const limit = 1;
     let best: string | undefined;
     let bestD = limit + 1;
@@ -135,10 +145,12 @@ const NAME_SHAPED = /^[a-z0-9]+(?:-[a-z0-9]+)+$/;
 const ONE_WORD = /^[a-z0-9]{3,}$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]*/g;
-const CODE_SPAN = /(`+)([^`]|[^`][^]*?[^`])\1(?!`)/g;
 const SKILL_TAG = /\[skill:\s{0,8}([A-Za-z0-9][A-Za-z0-9_-]{0,63})\s{0,8}\]/g;
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S*|\bwww\.\S+|<[^>\s]*[:@][^>\s]*>/gi;
-const LINK = /(!?)\[((?:[^\][]|\[[^\]]*\])*)\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
+// Every quantifier that could run on is bounded, and code spans and links are found by hand: a
+// pasted blob (1 MB of `[`, `` ` `` or `a.a.a`) must not make a scan quadratic.
+const URL = /\b[a-z][a-z0-9+.-]{0,31}:\/\/\S*|\bwww\.\S+|<[^>\s]{0,2048}[:@][^>\s]{0,2048}>/gi;
+/** A link's target after its `](` (sticky, tried at each `](`): `(x)`, `(<x y>)`, `(x "title")`. */
+const LINK_TARGET = /\]\(\s{0,8}(<[^>\n]{0,2048}>|[^()\s]{1,2048})(?:\s{1,8}(?:"[^"]{0,512}"|'[^']{0,512}'))?\s{0,8}\)/y;
 /** Folders of a skill the spec names, and the usual others: a bare path is only read under these. */
 const PATH_MENTION = /^(?:\.\/)?(?:scripts|references|assets|templates|examples|reference|resources|docs)\/[A-Za-z0-9_.\-/]*[A-Za-z0-9_-]\.[A-Za-z0-9]{1,8}$/;
 const SKILL_WORD = /\bskills?\b/i;
@@ -182,6 +194,7 @@ export function scanBody(body: string, names: Pick<LibraryNames, 'has'>): BodySc
 
 function scanLine(text: string, line: number, names: Pick<LibraryNames, 'has'>, scan: BodyScan): void {
   const saysSkill = SKILL_WORD.test(text);
+  const example = EXAMPLE.test(text);
   // What later passes must not read as prose: code spans, link targets, URLs (masked with spaces,
   // so columns stay put).
   // Ranges are gathered per pass and blanked once after it (a pass reads the text as it was when
@@ -203,24 +216,27 @@ function scanLine(text: string, line: number, names: Pick<LibraryNames, 'has'>, 
     pending = [];
   };
 
-  if (text.includes('](')) for (const m of text.matchAll(LINK)) {
-    const targetAt = m.index! + m[0].lastIndexOf(m[3]);
-    const raw = m[3].startsWith('<') ? m[3].slice(1, -1) : m[3];
-    const file = relativeTarget(raw);
-    if (file) scan.files.push({ target: file.target, path: file.path, kind: 'link', line, start: targetAt + (m[3].startsWith('<') ? 1 : 0), end: targetAt + (m[3].startsWith('<') ? 1 : 0) + file.target.length });
-    mask(targetAt - 1, m.index! + m[0].length);
+  for (let at = text.indexOf(']('); at >= 0; at = text.indexOf('](', at + 2)) {
+    LINK_TARGET.lastIndex = at;
+    const m = LINK_TARGET.exec(text);
+    if (!m) continue;
+    const angle = m[1].startsWith('<');
+    const targetAt = at + m[0].indexOf(m[1]) + (angle ? 1 : 0);
+    const file = relativeTarget(angle ? m[1].slice(1, -1) : m[1]);
+    if (file) scan.files.push({ target: file.target, path: file.path, kind: 'link', line, start: targetAt, end: targetAt + file.target.length });
+    mask(at + 1, at + m[0].length);
   }
   apply();
   if (/:\/\/|www\.|</.test(prose)) for (const m of prose.matchAll(URL)) mask(m.index!, m.index! + m[0].length);
   apply();
 
-  if (prose.includes('`')) for (const m of prose.matchAll(CODE_SPAN)) {
-    const open = m[1].length;
-    const content = m[2];
+  for (const span of codeSpans(prose)) {
+    const content = prose.slice(span.contentStart, span.contentEnd);
     const inner = content.trim();
-    const at = m.index! + open + content.indexOf(inner);
-    mask(m.index!, m.index! + m[0].length);
-    codeSpan(inner, at, line, text, m.index!, m.index! + m[0].length, saysSkill, names, scan);
+    mask(span.start, span.end);
+    if (!inner) continue;
+    const at = span.contentStart + content.indexOf(inner);
+    codeSpan(inner, at, line, text, span.start, span.end, saysSkill, example, names, scan);
   }
   apply();
   if (prose.includes('[skill:')) for (const m of prose.matchAll(SKILL_TAG)) {
@@ -233,6 +249,40 @@ function scanLine(text: string, line: number, names: Pick<LibraryNames, 'has'>, 
   for (const m of prose.matchAll(TOKEN)) proseToken(prose, m[0], m.index!, line, names, scan);
 }
 
+/**
+ * The code spans of a line (CommonMark: a run of backticks closes at the next run of the same
+ * length; one that never closes is literal), in one pass over the runs.
+ */
+export function codeSpans(text: string): { start: number; end: number; contentStart: number; contentEnd: number }[] {
+  const runs: { start: number; length: number }[] = [];
+  for (let i = text.indexOf('`'); i >= 0; i = text.indexOf('`', i)) {
+    let j = i;
+    while (text[j] === '`') j++;
+    runs.push({ start: i, length: j - i });
+    i = j;
+  }
+  // Per run length, the runs of that length in order, and how far each list has been read.
+  const byLength = new Map<number, number[]>();
+  runs.forEach((r, k) => (byLength.get(r.length) ?? byLength.set(r.length, []).get(r.length)!).push(k));
+  const read = new Map<number, number>();
+  const out: { start: number; end: number; contentStart: number; contentEnd: number }[] = [];
+  for (let k = 0; k < runs.length; ) {
+    const { start, length } = runs[k];
+    const list = byLength.get(length)!;
+    let p = read.get(length) ?? 0;
+    while (p < list.length && list[p] <= k) p++;
+    read.set(length, p);
+    if (p >= list.length) {
+      k++;
+      continue;
+    }
+    const close = runs[list[p]];
+    out.push({ start, end: close.start + length, contentStart: start + length, contentEnd: close.start });
+    k = list[p] + 1;
+  }
+  return out;
+}
+
 /** A code span's content: a name (`x`, `/x`, `$x`, `/x args`) or a path into the skill folder. */
 function codeSpan(
   inner: string,
@@ -242,6 +292,7 @@ function codeSpan(
   spanStart: number,
   spanEnd: number,
   saysSkill: boolean,
+  example: boolean,
   names: Pick<LibraryNames, 'has'>,
   scan: BodyScan,
 ): void {
@@ -258,8 +309,9 @@ function codeSpan(
   if (marker === '$' && !/[a-z]/.test(name)) return;
   const start = at + marker.length;
   const occ: NameOccurrence = { name, form: marker === '/' ? 'slash' : marker === '$' ? 'dollar' : 'code', line, start, end: start + name.length };
-  const before = text.slice(0, spanStart);
-  const explicit = !INDEFINITE.test(before) && !EXAMPLE.test(text) && (SAYS_SKILL_BEFORE.test(before) || SAYS_SKILL_AFTER.test(text.slice(spanEnd)));
+  // The words next to the span only (a line of thousands of spans is read once, not once a span).
+  const before = text.slice(Math.max(0, spanStart - 32), spanStart);
+  const explicit = !INDEFINITE.test(before) && !example && (SAYS_SKILL_BEFORE.test(before) || SAYS_SKILL_AFTER.test(text.slice(spanEnd, spanEnd + 16)));
   if (names.has(name)) {
     // A one-word name in backticks is usually code (`pdf`): a reference only where the line says skill.
     if (marker || name.includes('-') || name.includes('_') || saysSkill) scan.references.push(occ);
@@ -291,9 +343,12 @@ function proseToken(prose: string, token: string, at: number, line: number, name
   if (!token.includes('-') || !names.has(token)) return;
   // A word in a chunk that holds a path separator is part of a path (`lib/pdf-tools`); one with
   // `=` is a value (`subagent_type="performance-engineer"` names an agent, not the skill).
-  const chunkStart = prose.lastIndexOf(' ', at) + 1;
-  const chunkEnd = prose.indexOf(' ', end);
-  if (/[/\\=]/.test(prose.slice(chunkStart, chunkEnd < 0 ? undefined : chunkEnd))) return;
+  // (Looked for within 256 characters: a longer run without a space is no prose.)
+  const window = prose.slice(Math.max(0, at - 256), end + 256);
+  const from = at - Math.max(0, at - 256);
+  const chunkStart = window.lastIndexOf(' ', from) + 1;
+  const chunkEnd = window.indexOf(' ', from + token.length);
+  if (/[/\\=]/.test(window.slice(chunkStart, chunkEnd < 0 ? undefined : chunkEnd))) return;
   scan.references.push({ name: token, form: 'word', line, start: at, end });
 }
 
@@ -337,6 +392,8 @@ export function libraryPath(doc: Pick<SkillDoc, 'path'>, relPath: string): strin
 /** What the finder needs to know about files: whether a library-relative path exists. */
 export type FileExists = (libraryRelPath: string) => boolean;
 
+const MAX_UNKNOWN = 200;
+
 export const REFERENCE_CODES = { brokenReference: 'skill.broken-reference', brokenLink: 'file.broken-link' } as const;
 
 export const bodyRange = (doc: Pick<SkillDoc, 'bodyStartLine'>, o: { line: number; start: number; end: number }): TextRange => ({
@@ -354,7 +411,8 @@ export function referenceFindings(doc: Pick<SkillDoc, 'id' | 'path' | 'body' | '
   const scan = scanBody(doc.body, names);
   const out: Finding[] = [];
   const own = new Set(skillNames(doc));
-  for (const u of scan.unknown) {
+  // A body with more unknown names than this is a list of something else, not of skills.
+  for (const u of scan.unknown.slice(0, MAX_UNKNOWN)) {
     // Only a name written as skills are named is read as a typo (`/auth` is a URL path, not `oauth`).
     let close = NAME_SHAPED.test(u.name) ? names.closest(u.name) : undefined;
     // One edit from the skill's own name is a sibling it sets itself apart from (`sqldb-cli` on `sqldw-cli`).
