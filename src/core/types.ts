@@ -25,7 +25,7 @@ export interface Finding {
   related?: { skillId: string; path: string; range: TextRange; message: string }[];
   /** For pair findings: the routing evidence behind the claim (requests and their ranks, probes). */
   evidence?: PairEvidence;
-  /** For pair findings: a line a quick fix may add to this skill's description. */
+  /** For pair findings: a line a quick fix may add to this skill's description; for `skill.broken-reference`: the name a quick fix puts in place of the range. */
   suggestion?: string;
 }
 

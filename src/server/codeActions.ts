@@ -121,6 +121,9 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
       const bom = removeBomEdit(text);
       if (bom) actions.push({ title: 'Remove the byte order mark (UTF-8 without BOM)', kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(uri, bom) });
     }
+    if (d.code === 'skill.broken-reference' && data.suggestion) {
+      actions.push({ title: `Replace with '${data.suggestion}'`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(uri, [{ range: d.range, newText: data.suggestion }]) });
+    }
     if (d.code === 'skill.unreachable' && data.words?.length) {
       const add = addWordsEdit(text, data.words, data.atStart === true);
       if (add) actions.push({ title: `add: ${data.words.join(', ')} (to the description)`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(uri, add) });

@@ -58,7 +58,7 @@ export interface DiagnosticData {
   profile?: string;
   /** Pair findings: the routing evidence (requests with the ranks of both skills, probes sent and taken). */
   evidence?: PairEvidence;
-  /** Pair findings: the line the quick fix adds to this skill's description. */
+  /** Pair findings: the line the quick fix adds to this skill's description; `skill.broken-reference`: the name that replaces the range. */
   suggestion?: string;
   /** `skill.unreachable`: the verified words to add, and whether they go first (the listing cuts the description). */
   words?: string[];
@@ -86,6 +86,8 @@ export interface DiagnosticContext {
   reach?(doc: SkillDoc): { finding: Finding; data: DiagnosticData } | null;
   /** The library-wide over-budget finding, on the one skill it is reported on (server/listing.ts). */
   budget?(doc: SkillDoc): Finding | null;
+  /** The skill's `skill.broken-reference` and `file.broken-link` findings (core/analysis/references.ts). */
+  references?(doc: SkillDoc): Finding[];
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -142,7 +144,7 @@ function toDiagnostic(f: Finding, ctx: DiagnosticContext, data?: DiagnosticData)
  */
 export function skillDiagnostics(doc: SkillDoc, pairs: readonly PairFinding[], ctx: DiagnosticContext): Diagnostic[] {
   const leftToEditor = ctx.settings.diagnostics.reportBuiltInChecks ? undefined : ctx.editorReports;
-  const findings = [...doc.findings, ...(ctx.sameName?.(doc) ?? [])];
+  const findings = [...doc.findings, ...(ctx.sameName?.(doc) ?? []), ...(ctx.references?.(doc) ?? [])];
   if (!doc.findings.some((f) => f.code === 'file.bom') && ctx.bomOnDisk?.(doc)) findings.unshift(bomFinding());
   const own = leftToEditor?.size ? findings.filter((f) => !leftToEditor.has(f.code)) : findings;
   const out: Diagnostic[] = [];

@@ -35,6 +35,7 @@ import {
   type InitializationOptions,
 } from '../shared/protocol';
 import { codeActions } from './codeActions';
+import { definition, documentLinks, prepareRename, references, rename, RenameRefused } from './references';
 import { frontMatterCompletions, frontMatterHover } from './frontMatterHelp';
 import { errorMessage, ServerLogger } from './logger';
 import { LoopMonitor, memoryNow } from './loopMonitor';
@@ -71,6 +72,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
   let canRegisterConfiguration = false;
   let hasFolderEvents = false;
   let annotations = false;
+  let canRenameFolders = false;
   let folders: string[] = [];
   let fallbackSettings: unknown = {};
   let lastPublish: Promise<void> = Promise.resolve();
@@ -112,6 +114,7 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
     canRegisterConfiguration = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     hasFolderEvents = !!caps.workspace?.workspaceFolders;
     annotations = !!caps.workspace?.workspaceEdit?.changeAnnotationSupport;
+    canRenameFolders = !!caps.workspace?.workspaceEdit?.documentChanges && !!caps.workspace.workspaceEdit.resourceOperations?.includes('rename');
     folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     const envMs = (name: string) => {
       const v = Number(process.env[name]);
@@ -148,6 +151,10 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
         hoverProvider: true,
         completionProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentLinkProvider: { resolveProvider: false },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
       serverInfo: { name: 'skill-router', version: SERVER_VERSION },
@@ -222,6 +229,46 @@ export function startServer(connection: Connection, deps: ServerDeps = {}): void
       });
     }),
   );
+
+  /** The library of an open SKILL.md, for the reference requests (references.ts). */
+  const referenceView = (uri: string) => {
+    const doc = documents.get(uri);
+    return doc && index && isSkillDocument(doc.uri, doc.languageId) ? index.referenceView(doc.uri, doc.getText()) : undefined;
+  };
+  /** A refused rename is said to the user as the request's error; anything else is logged too. */
+  const renameError = (err: unknown): never => {
+    if (err instanceof RenameRefused) throw new ResponseError(LSPErrorCodes.RequestFailed, err.message);
+    log.error(`rename failed: ${errorMessage(err)}${err instanceof Error && err.stack ? `\n${err.stack}` : ''}`);
+    throw new ResponseError(LSPErrorCodes.RequestFailed, `rename failed: ${errorMessage(err)}`);
+  };
+  connection.onDefinition(safe('definition', null, (p) => {
+    const view = referenceView(p.textDocument.uri);
+    return view ? definition(view, p.position) : null;
+  }));
+  connection.onReferences(safe('references', [], (p) => {
+    const view = referenceView(p.textDocument.uri);
+    return view ? references(view, p.position, p.context.includeDeclaration) : [];
+  }));
+  connection.onDocumentLinks(safe('document links', [], (p) => {
+    const view = referenceView(p.textDocument.uri);
+    return view ? documentLinks(view) : [];
+  }));
+  connection.onPrepareRename((p) => {
+    const view = referenceView(p.textDocument.uri);
+    try {
+      return view ? prepareRename(view, p.position) : null;
+    } catch (err) {
+      return renameError(err);
+    }
+  });
+  connection.onRenameRequest(async (p) => {
+    const view = referenceView(p.textDocument.uri);
+    try {
+      return view ? await rename(view, p.position, p.newName, canRenameFolders) : null;
+    } catch (err) {
+      return renameError(err);
+    }
+  });
 
   connection.onRequest(RouteRequest, async (params, token) => {
     if (!index) throw new ResponseError(-32002, 'the server is not initialised');

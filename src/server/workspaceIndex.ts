@@ -21,14 +21,16 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
+import { LibraryNames, referenceFindings, skillNames } from '../core/analysis/references';
 import type { PairFinding } from '../core/analysis/types';
 import { runTimeSliced, yieldToLoop } from '../core/jobs/timeSliced';
-import { SkillReadError } from '../core/parse/skillDoc';
+import { parseSkill, SkillReadError } from '../core/parse/skillDoc';
 import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
 import { CancelledError, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
+import { libraryFileExists } from '../node/skillFolderFiles';
 import type { IndexStatus, ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
 import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
@@ -40,6 +42,7 @@ import { errorMessage } from './logger';
 import { pairInputKey } from './pairFindings';
 import { PairPasses } from './pairPasses';
 import { ReachPass } from './reachPass';
+import type { ReferenceView } from './references';
 import { DEFAULT_SETTINGS, indexAffected, type ServerSettings } from './settings';
 import type { IndexHost, WorkspaceIndexOptions } from './indexHost';
 
@@ -66,6 +69,16 @@ export class WorkspaceIndex {
   private readonly flushAfterMs: number;
   /** Codes the client's editor reports on SKILL.md itself (by its version). */
   private readonly editorReports: ReadonlySet<string>;
+  /**
+   * The names of each engine's skills, for the reference checks; dropped whenever a skill is
+   * updated or the library re-read (the engine swaps skills in place, so its list cannot key it).
+   */
+  private readonly names = new WeakMap<LiveSkillService, LibraryNames>();
+  /**
+   * Names of skills added, removed or renamed since the skills whose bodies hold them were last
+   * re-published: their references (and `skill.broken-reference`) may have changed.
+   */
+  private readonly namesChanged = new Map<FolderLibrary, Set<string>>();
 
   constructor(private readonly host: IndexHost, private readonly opts: WorkspaceIndexOptions) {
     this.docs = new DocumentScheduler({
@@ -412,6 +425,7 @@ export class WorkspaceIndex {
     } finally {
       if (lib.cancel === source) lib.cancel = null;
     }
+    this.names.delete(service);
     if (lib.service !== service || this.disposed) return;
     this.passes.stopRecheck(lib); // the pass below finds every pair
     await this.publishAll(lib, true);
@@ -424,10 +438,19 @@ export class WorkspaceIndex {
     lib.paths.set(ref.id, ref.path);
     const service = lib.service!;
     const before = pairInputKey(service.skill(ref.id));
+    const namesOf = (doc: SkillDoc | undefined) => (doc ? skillNames(doc) : []);
+    const namesBefore = namesOf(service.skill(ref.id));
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
       lib.namesChanged();
+      this.names.delete(service);
+      const namesAfter = namesOf(service.skill(ref.id));
+      if (namesBefore.join('\n') !== namesAfter.join('\n')) {
+        const changed = this.namesChanged.get(lib) ?? new Set<string>();
+        for (const n of [...namesBefore, ...namesAfter]) changed.add(n);
+        this.namesChanged.set(lib, changed);
+      }
       if (lib.service === service && pairInputKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
   }
@@ -451,6 +474,45 @@ export class WorkspaceIndex {
       sameName: (doc) => lib?.sameNames()?.findings(doc) ?? [],
       reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
       budget: (doc) => (lib?.service ? overBudgetFinding(doc, lib.service.skills(), settings) : null),
+      references: (doc) => {
+        const service = lib?.service;
+        if (!lib || !service || lib.state !== 'ready') return [];
+        let names = this.names.get(service);
+        if (!names) this.names.set(service, (names = new LibraryNames(service.skills())));
+        return referenceFindings(doc, names, libraryFileExists(lib.root));
+      },
+    };
+  }
+
+  /**
+   * The library of an open SKILL.md as it stands (open buffers win), for definition, references,
+   * rename and document links; undefined outside every folder or before the index is ready.
+   */
+  referenceView(uri: string, text: string): ReferenceView | undefined {
+    const key = keyOf(uri);
+    const lib = this.libraryFor(key);
+    const ref = lib && this.refFor(lib, key);
+    const service = lib?.service;
+    if (!lib || !ref || !service) return undefined;
+    const profiles = lib.settings.profiles;
+    const folderName = (id: string) => id.slice(id.lastIndexOf('/') + 1);
+    const self = parseSkill(ref, text, profiles);
+    const docs = service.skills().map((d) => {
+      if (d.id === ref.id) return self;
+      const open = this.docs.get(path.join(lib.root, ...d.path.split('/')));
+      return open ? parseSkill({ id: d.id, path: d.path, folderName: folderName(d.id) }, open.text, profiles) : d;
+    });
+    if (!docs.includes(self)) docs.push(self);
+    const fileOf = (relPath: string) => path.join(lib.root, ...relPath.split('/'));
+    return {
+      docs,
+      names: new LibraryNames(docs),
+      self,
+      selfText: text,
+      uriOf: (doc) => this.uriOf(lib, doc.path),
+      textOf: async (doc) => this.docs.get(fileOf(doc.path))?.text ?? fs.readFile(fileOf(doc.path), 'utf8').catch(() => null),
+      libraryUri: (relPath) => pathToFileURL(fileOf(relPath)).href,
+      exists: libraryFileExists(lib.root),
     };
   }
 
@@ -512,6 +574,10 @@ export class WorkspaceIndex {
       const doc = service.skill(id);
       if (doc) for (const peer of lib.sameNames()?.peers(doc) ?? []) affected.add(peer.id);
     }
+    const renamed = this.namesChanged.get(lib);
+    this.namesChanged.delete(lib);
+    // Skills that may name one that came, went or changed its name (a substring test: a rename is rare).
+    if (renamed?.size) for (const d of service.skills()) if (!affected.has(d.id) && [...renamed].some((n) => d.body.includes(n))) affected.add(d.id);
     if (lib.settings.diagnostics.scope === 'openFiles') {
       for (const doc of this.docs.values()) {
         const ref = this.refFor(lib, doc.key);

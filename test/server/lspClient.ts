@@ -71,6 +71,8 @@ export interface StartOptions {
   recheckMs?: number;
   /** Extra Node options for the server process (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** Extra `workspace.workspaceEdit` client capabilities (e.g. `resourceOperations`). */
+  workspaceEdit?: Record<string, unknown>;
   /** Called when the server creates a progress token. */
   onProgressCreate?: (token: ProgressToken, client: TestClient) => void;
 }
@@ -160,7 +162,7 @@ export class TestClient {
           workspaceFolders: true,
           didChangeConfiguration: { dynamicRegistration: true },
           didChangeWatchedFiles: { dynamicRegistration: true },
-          workspaceEdit: { changeAnnotationSupport: { groupsOnLabel: true } },
+          workspaceEdit: { changeAnnotationSupport: { groupsOnLabel: true }, ...opts.workspaceEdit },
         },
         window: { workDoneProgress: opts.progress ?? true },
         textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true } },

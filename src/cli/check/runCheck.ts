@@ -14,6 +14,7 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { LibraryNames, referenceFindings } from '../../core/analysis/references';
 import { SameNames } from '../../core/analysis/sameNames';
 import { resolveScanOptions } from '../../core/analysis/scanRun';
 import type { PairFinding } from '../../core/analysis/types';
@@ -24,6 +25,7 @@ import { effectiveBudgets, listingBudgets } from '../../core/profiles';
 import type { SkillService } from '../../core/service';
 import type { Finding, SkillDoc, TextRange } from '../../core/types';
 import { defaultCacheDir } from '../../node/library';
+import { libraryFileExists } from '../../node/skillFolderFiles';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, plural, readText, UsageError, type CliIo } from '../io';
 import { ENGINE_OPTIONS, engineOptions, parseFlags, positiveInt, profileChoice, routeView, VIEW_OPTIONS, type EngineFlags, type LibraryDeps } from '../options';
 import {
@@ -255,8 +257,12 @@ export async function runCheck(args: string[], io: CliIo, deps: LibraryDeps): Pr
     const byId = new Map(skills.map((d) => [d.id, d]));
     const policy = findingPolicy(config);
     const sameNames = new SameNames(skills, scanOptions.acrossFolders);
+    // References to other skills and to the skill's own files, as the editor reports them (a
+    // .jsonl library has no files to look at).
+    const names = new LibraryNames(skills);
+    const fileExists = rootIsDir ? libraryFileExists(root) : undefined;
     for (const doc of skills) {
-      const own = [...doc.findings, ...sameNames.findings(doc)];
+      const own = [...doc.findings, ...sameNames.findings(doc), ...referenceFindings(doc, names, fileExists)];
       for (const { finding: f } of applyFindingPolicy(doc, own, pairsOf.get(doc.id) ?? [], (id) => byId.get(id), policy)) {
         if (changedIds) {
           const touches = changedIds.has(doc.id) || (f.code.startsWith('skill.') && (f.related ?? []).some((r) => changedIds!.has(r.skillId)));
