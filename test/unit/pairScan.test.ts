@@ -179,6 +179,18 @@ describe('pair scan: conflicts', () => {
     }
   });
 
+  it('a hub of the reference graph is an umbrella though its description does not say so', async () => {
+    const files = library();
+    files.set('team/pdf-work/SKILL.md', withBody('pdf-work', 'PDF work: filling PDF forms, merging PDF files or extracting tables from PDF files.', '# Filling PDF forms\n\nUse `pdf-forms`.\n\n# Merging PDF files\n\nUse `pdf-merge`.\n\n# Tables\n\nUse `pdf-tables`.\n\n# Text\n\nUse `pdf-text` or `pdf-reader`.\n'));
+    files.set('team/pdf-forms/SKILL.md', withBody('pdf-forms', 'Fill and flatten PDF forms with field values. Use when filling PDF forms.', '# Filling PDF forms\n\n# Flattening\n'));
+    files.set('team/pdf-merge/SKILL.md', withBody('pdf-merge', 'Merge and split PDF files, reorder their pages. Use when merging PDF files.', '# Merging PDF files\n\n# Splitting\n'));
+    files.set('team/pdf-tables/SKILL.md', withBody('pdf-tables', 'Extract tables from PDF files into CSV. Use when extracting tables from PDF files.', '# Extracting tables\n'));
+    const found = (await (await engine(files)).pairFindings()).filter((p) => p.a.includes('pdf') && p.b.includes('pdf'));
+    const withHub = found.filter((p) => p.a === 'team/pdf-work' || p.b === 'team/pdf-work');
+    assert.ok(withHub.length >= 1, JSON.stringify(found.map((p) => [p.a, p.b, p.detail?.kind])));
+    for (const u of withHub) assert.equal(u.detail?.kind === 'umbrella' && u.detail.umbrella, 'team/pdf-work', `${u.a} / ${u.b}: ${u.detail?.kind}`);
+  });
+
   it('an umbrella over a task skill: the umbrella is the one whose requests spread', async () => {
     const files = library();
     files.set('team/pdf-router/SKILL.md', withBody('pdf-router', 'Router for PDF work: hands off to the PDF skills. Use for filling PDF forms, merging PDF files or extracting tables from PDF files.', '# Filling PDF forms\n\n# Merging PDF files\n'));

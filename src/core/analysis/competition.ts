@@ -297,6 +297,8 @@ export function judgeCompetition(
   ry: readonly ScopedRanking[],
   profiles: SkillProfiles,
   opts: CompetitionOptions = DEFAULT_COMPETITION,
+  /** Whether a skill is a hub of the library's reference graph (its body names most others); umbrellas say so in words otherwise. */
+  isHub: (doc: SkillDoc) => boolean = () => false,
 ): Verdict | null {
   const analyser = (text: string) => [...profiles.ofText(text).terms.keys()];
   if (rx.length < opts.minProbes || ry.length < opts.minProbes) return null;
@@ -317,6 +319,10 @@ export function judgeCompetition(
 
   // An umbrella and a task skill: the umbrella presents itself as one, and its requests spread
   // over more skills than the task's do (the direction comes from routing, not from the words).
+  // A hub of the reference graph names the other skill itself: the graph gives the direction.
+  const hx = isHub(x);
+  const hy = isHub(y);
+  if (hx !== hy) return { kind: 'umbrella', umbrella: hx ? x.id : y.id, task: hx ? y.id : x.id };
   const ux = presentsAsUmbrella(x);
   const uy = presentsAsUmbrella(y);
   if (ux !== uy) {

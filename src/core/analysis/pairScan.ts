@@ -14,6 +14,7 @@
  * those of the skills they reach. Results are cached by the library's content signature
  * (pairCache.ts), so a warm run routes nothing.
  */
+import { LibraryNames, resolvedReferences } from './references';
 import { contentHash } from '../text/hash';
 import type { SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
@@ -453,13 +454,42 @@ class Scan {
     this.routed++;
   }
 
+  private hubs = new Map<string, boolean>();
+  private names: LibraryNames | null = null;
+  private scopeSizes: Map<string, number> | null = null;
+
+  /**
+   * Whether `doc` is a hub of its scope's reference graph: its body names at least half of the
+   * other skills (three at least), or eight of them (an index of a large library). Worked out only
+   * for the skills of judged pairs.
+   */
+  private isHub(doc: SkillDoc): boolean {
+    const known = this.hubs.get(doc.id);
+    if (known !== undefined) return known;
+    const docs = this.input.docs;
+    this.names ??= new LibraryNames(docs);
+    if (!this.scopeSizes) {
+      this.scopeSizes = new Map();
+      for (const d of docs) {
+        const scope = scopeOf(d.id, this.opts.acrossFolders);
+        this.scopeSizes.set(scope, (this.scopeSizes.get(scope) ?? 0) + 1);
+      }
+    }
+    const scope = scopeOf(doc.id, this.opts.acrossFolders);
+    const named = new Set(resolvedReferences(doc, this.names).flatMap((r) => r.toIds).filter((id) => id !== doc.id && scopeOf(id, this.opts.acrossFolders) === scope));
+    const others = (this.scopeSizes.get(scope) ?? 1) - 1;
+    const hub = named.size >= 8 || (named.size >= 3 && named.size * 2 >= others);
+    this.hubs.set(doc.id, hub);
+    return hub;
+  }
+
   /** The finding of one pair, or null. */
   private judge(x: SkillDoc, y: SkillDoc): PairFinding | null {
     const [a, b] = x.id < y.id ? [x, y] : [y, x];
     if (scopeOf(a.id, this.opts.acrossFolders) !== scopeOf(b.id, this.opts.acrossFolders)) return null;
     const ra = this.rankingsFor(a, a.id, b.id);
     const rb = this.rankingsFor(b, a.id, b.id);
-    const verdict = judgeCompetition(a, b, ra, rb, this.input.profiles, this.opts);
+    const verdict = judgeCompetition(a, b, ra, rb, this.input.profiles, this.opts, (doc) => this.isHub(doc));
     if (!verdict) return null;
     const requests = verifiedRequests([...ra, ...rb], a.id, b.id);
     // Every claim carries a request the router ranked both for; without one, no claim.

@@ -64,4 +64,20 @@ describe('Skill Router in VS Code: references between skills', () => {
     assert.ok(await renamed.save());
     assert.match(readFileSync(moved, 'utf8'), /^---\nname: invoice-scan\n/);
   });
+
+  it('a reference one edit from a skill gets "did you mean" and the quick fix makes it right', async () => {
+    const target = skill('receipt-parser', '---\nname: receipt-parser\ndescription: Parse shop receipts into line items. Use for receipts.\n---\n\n# Receipt parser\n');
+    const user = skill('travel-claims', '---\nname: travel-claims\ndescription: File travel claims with receipts. Use for trips.\n---\n\n# Travel claims\n\nRun `receipt-parsr` on each receipt first.\n');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(user));
+    const broken = () => vscode.languages.getDiagnostics(user).filter((d) => d.code === 'skill.broken-reference' || (typeof d.code === 'object' && d.code.value === 'skill.broken-reference'));
+    const [d] = await until(async () => broken(), (ds) => ds.length > 0, 'the broken reference');
+    assert.match(d.message, /receipt-parser/);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', user, d.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.title === "Replace with 'receipt-parser'");
+    assert.ok(fix?.edit, `the quick fix: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.equal(doc(user).lineAt(7).text, 'Run `receipt-parser` on each receipt first.');
+    await until(async () => broken(), (ds) => ds.length === 0, 'the finding gone after the fix');
+  });
 });
