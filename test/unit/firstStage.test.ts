@@ -63,6 +63,17 @@ describe('fusion', () => {
     const wide = new Map([['a', 0.1], ['b', 0.7], ['c', 0.4]]);
     assert.deepEqual(fuse(['a', 'b', 'c'], lexical, wide, 0.6, 0.3).map((c) => c.denseNorm), fuse(['a', 'b', 'c'], lexical, wide, 0.6).map((c) => c.denseNorm), 'a wide spread is normalised as before');
   });
+
+  it('keeps a lexical runner-up 1% behind the best near it in a small pool (lexicalMinShare)', () => {
+    const twins = new Map([['tidy', 10], ['cleaner', 9.9], ['copy', 9.9]]);
+    const minMax = fuse(['tidy', 'cleaner', 'copy'], twins, null, 1);
+    assert.equal(minMax.find((c) => c.id === 'cleaner')!.lexical, 0, 'min-max: a near twin at 0');
+    const kept = fuse(['tidy', 'cleaner', 'copy'], twins, null, 1, 0, 0.5);
+    assert.equal(kept[0].lexical, 1, 'the best stays 1');
+    assert.ok(Math.abs(kept.find((c) => c.id === 'cleaner')!.lexical - 0.98) < 1e-9);
+    const wide = new Map([['a', 10], ['b', 4], ['c', 1]]);
+    assert.deepEqual(fuse(['a', 'b', 'c'], wide, null, 1, 0, 0.5).map((c) => c.lexical), fuse(['a', 'b', 'c'], wide, null, 1).map((c) => c.lexical), 'a wide spread is normalised as before');
+  });
 });
 
 describe('first stage', () => {

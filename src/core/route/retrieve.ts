@@ -90,7 +90,7 @@ export function fusePool(req: AnalysedRequest, lexical: Map<string, number>, den
     }
   }
   const weight = hasCjk(req.query) ? s.lexicalWeightCjk : s.lexicalWeight;
-  return { request: req, candidates: fuse(ids, lexical, dense ? denseScores : null, weight, s.denseMinSpan), dense: dense !== null, denseRows };
+  return { request: req, candidates: fuse(ids, lexical, dense ? denseScores : null, weight, s.denseMinSpan, s.lexicalMinShare), dense: dense !== null, denseRows };
 }
 
 /**
@@ -128,7 +128,7 @@ export function expandByFeedback(
 }
 
 /** Min-max over the candidate pool; missing candidates count as 0. */
-export function normalise(pool: Iterable<string>, scores: Map<string, number>, minSpan = 0): Map<string, number> {
+export function normalise(pool: Iterable<string>, scores: Map<string, number>, minSpan = 0, minShareOfTop = 0): Map<string, number> {
   const ids = [...pool];
   let lo = Infinity;
   let hi = -Infinity;
@@ -140,6 +140,9 @@ export function normalise(pool: Iterable<string>, scores: Map<string, number>, m
   }
   const out = new Map<string, number>();
   if (!Number.isFinite(lo)) return out;
+  // A span of at least `minShareOfTop` of the best score reaches below the lowest: the best stays 1,
+  // and a runner-up close to it stays close (in a pool of three, min-max put a near twin at 0).
+  if (minShareOfTop > 0 && hi > 0 && hi - lo < minShareOfTop * hi) lo = hi - minShareOfTop * hi;
   const span = Math.max(hi - lo, minSpan);
   for (const id of ids) {
     const v = scores.get(id);
@@ -151,11 +154,12 @@ export function normalise(pool: Iterable<string>, scores: Map<string, number>, m
 /**
  * Weighted fusion of min-max normalised stage scores over the pool, best first. Without dense
  * scores the lexical score alone decides. `lexicalWeight` is the share of the lexical part; dense
- * scores are normalised over at least `denseMinSpan` of cosine (see `FirstStageSettings`).
+ * scores are normalised over at least `denseMinSpan` of cosine, lexical ones over at least
+ * `lexicalMinShare` of the best (see `FirstStageSettings`).
  */
-export function fuse(pool: Iterable<string>, lexical: Map<string, number>, dense: Map<string, number> | null, lexicalWeight: number, denseMinSpan = 0): FusedCandidate[] {
+export function fuse(pool: Iterable<string>, lexical: Map<string, number>, dense: Map<string, number> | null, lexicalWeight: number, denseMinSpan = 0, lexicalMinShare = 0): FusedCandidate[] {
   const ids = [...new Set(pool)];
-  const lexNorm = normalise(ids, lexical);
+  const lexNorm = normalise(ids, lexical, 0, lexicalMinShare);
   const denseNorm = dense ? normalise(ids, dense, denseMinSpan) : new Map<string, number>();
   const wL = dense ? lexicalWeight : 1;
   const out = ids.map((id) => {

@@ -28,6 +28,13 @@ export interface FirstStageSettings {
    * and brought the tune split of bench/realsuites to the words-only figure (docs/retrieval-log.md).
    */
   denseMinSpan: number;
+  /**
+   * Least span the lexical scores are normalised over, as a share of the best: a pool whose scores
+   * lie closer than that reaches below its lowest, so the best stays 1 and a runner-up 1% behind
+   * stays near it. Min-max over a pool of three put a near twin at 0 (relevance 0.035 for a request
+   * both twins match alike; 0.48 with this). Large pools spread wider than this and are unchanged.
+   */
+  lexicalMinShare: number;
 }
 
 /** Tuned by 5-fold cross-validation on the dev queries (bench/tune.ts, docs/retrieval-log.md). */
@@ -43,6 +50,7 @@ export const DEFAULT_FIRST_STAGE: FirstStageSettings = {
   lexicalWeight: 0.6,
   lexicalWeightCjk: 0.8,
   denseMinSpan: 0.3,
+  lexicalMinShare: 0.5,
 };
 
 /** The first stage's settings plus pool and rerank sizes. */
