@@ -3,7 +3,7 @@
  * the files, folder included), document links, and a broken reference fixed by its quick fix.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -174,5 +174,57 @@ describe('server: a skill renamed re-checks the skills that name it', function (
       removeDir(ws);
       removeDir(c.cacheDir);
     }
+  });
+});
+
+describe('server: references in a real collection (obra__superpowers, from ../shared/corpus)', function () {
+  this.timeout(120_000);
+  const corpus = path.resolve(__dirname, '../../../../shared/corpus/skills/obra__superpowers');
+  let ws: string;
+  let c: TestClient;
+
+  before(async function () {
+    if (!existsSync(corpus)) return this.skip();
+    ws = mkdtempSync(path.join(tmpdir(), 'sr-refs-corpus-'));
+    cpSync(corpus, ws, { recursive: true });
+    c = await TestClient.start({ folders: [ws], init: { model: { enabled: false } } });
+    await c.ready();
+  });
+  after(async () => {
+    if (!c) return;
+    await c.stop();
+    removeDir(ws);
+    removeDir(c.cacheDir);
+  });
+
+  it('finds where the collection names test-driven-development, and each place leads back to it', async () => {
+    const tdd = path.join(ws, 'test-driven-development', 'SKILL.md');
+    const text = readFileSync(tdd, 'utf8');
+    await c.open(tdd, text);
+    const nameLine = text.split('\n').findIndex((l) => l.startsWith('name: '));
+    const refs = ((await c.conn.sendRequest(ReferencesRequest.type, {
+      textDocument: { uri: uriOf(tdd) }, position: { line: nameLine, character: 'name: t'.length }, context: { includeDeclaration: false },
+    })) ?? []) as Location[];
+    const elsewhere = refs.filter((r) => fileURLToPath(r.uri) !== tdd);
+    assert.ok(elsewhere.length >= 2, `other skills name it: ${elsewhere.length}`);
+    const opened = new Set<string>();
+    for (const r of elsewhere) {
+      const line = readFileSync(fileURLToPath(r.uri), 'utf8').split('\n')[r.range.start.line];
+      assert.equal(line.slice(r.range.start.character, r.range.end.character), 'test-driven-development', line);
+      const file = fileURLToPath(r.uri);
+      if (!opened.has(file)) await c.open(file, readFileSync(file, 'utf8'));
+      opened.add(file);
+      const defs = ((await c.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: r.uri }, position: r.range.start })) ?? []) as Location[];
+      assert.equal(defs.length, 1, `definition at ${file}:${r.range.start.line + 1}`);
+      assert.equal(fileURLToPath(defs[0].uri), tdd);
+    }
+  });
+
+  it('reports no broken reference for the example names of writing-skills ("`creating-skills` not `skill-creation`")', async () => {
+    const file = path.join(ws, 'writing-skills', 'SKILL.md');
+    const ds = await c.diagnosticsOf(file, () => true);
+    const examples = ['creating-skills', 'skill-creation', 'async-test-helpers', 'flatten-with-flags', 'data-structure-refactoring'];
+    const broken = ds.filter((d) => d.code === 'skill.broken-reference' && examples.some((e) => d.message.includes(e)));
+    assert.deepEqual(broken.map((d) => d.message), []);
   });
 });

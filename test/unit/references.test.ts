@@ -17,6 +17,15 @@ describe('references between skills', () => {
     assert.deepEqual(found('`/ship --fast` ships, `$verify` checks'), ['slash:ship', 'dollar:verify']);
   });
 
+  it('reads a plugin namespace before the name (superpowers:jira-search), in prose and in backticks', () => {
+    assert.deepEqual(found('Use superpowers:jira-search first.'), ['word:jira-search']);
+    assert.deepEqual(found('Use the `superpowers:jira-search` skill.'), ['code:jira-search']);
+    const [r] = scanBody('x `acme:pdf-tools` y', names).references;
+    assert.deepEqual([r.start, r.end], ['x `acme:'.length, 'x `acme:pdf-tools'.length]);
+    assert.deepEqual(found('See https://example.com:jira-search and key=a:jira-search and `other:unknown-skill`.'), [], 'a URL, a value, another plugin\'s skill');
+    assert.deepEqual(scanBody('Use `other:unknown-skill`.', names).unknown, [], 'another plugin\'s skill is no broken reference');
+  });
+
   it('reads a one-word name as a reference only where marked', () => {
     assert.deepEqual(found('Write a docx file and verify it; ship it.'), []);
     assert.deepEqual(found('Convert to `docx` first.'), [], 'a one-word name in backticks is code unless the line says skill');

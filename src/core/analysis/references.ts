@@ -301,6 +301,14 @@ function codeSpan(
     if (path) scan.files.push({ target: inner, path, kind: 'path', line, start: at, end: at + inner.length });
     return;
   }
+  // A plugin's namespace before the name (`superpowers:test-driven-development`, as Claude Code
+  // lists a plugin's skills): a reference when the library has the name; another plugin's otherwise.
+  const ns = /^[a-z0-9][a-z0-9-]{0,63}:([A-Za-z0-9][A-Za-z0-9_-]*)$/.exec(inner);
+  if (ns) {
+    const start = at + inner.length - ns[1].length;
+    if (names.has(ns[1])) scan.references.push({ name: ns[1], form: 'code', line, start, end: start + ns[1].length });
+    return;
+  }
   const m = /^([/$]?)([A-Za-z0-9][A-Za-z0-9_-]*)(\s+\S.*)?$/.exec(inner);
   if (!m) return;
   const [, marker, name, args] = m;
@@ -337,6 +345,11 @@ function proseToken(prose: string, token: string, at: number, line: number, name
     }
     if (before === '$' && !/[a-z]/.test(token)) return;
     scan.references.push({ name: token, form: before === '/' ? 'slash' : 'dollar', line, start: at, end });
+    return;
+  }
+  // A plugin's namespace before it (`superpowers:brainstorming`): a word, after a space or the line's start.
+  if (before === ':' && token.includes('-') && names.has(token) && /(?:^|[\s(*_"'>])[a-z0-9][a-z0-9-]{0,63}$/.test(prose.slice(Math.max(0, at - 66), at - 1))) {
+    scan.references.push({ name: token, form: 'word', line, start: at, end });
     return;
   }
   if (before !== undefined && /[-.\\@~=#%&+:]/.test(before)) return;
