@@ -25,24 +25,34 @@ export function listingBudget(skills: readonly SkillDoc[], settings: ServerSetti
   return { profile, used: report.used, budget };
 }
 
-const notes = new WeakMap<readonly SkillDoc[], Map<string, ReturnType<typeof overBudgetNote>>>();
-
 /**
  * The editor's one finding for a library over the metered client's budget (the status bar's
- * meter): on the skill whose entry costs the most, null on every other skill. Worked out once per
- * state of the library (its skills array) and budget.
+ * meter), on the skill whose entry costs the most. Worked out once per state of a library: the
+ * engine replaces an edited skill in place in its list, so the owner says when a list changed
+ * (`forget`); asked for every published skill, it must not sum the library each time.
  */
-export function overBudgetFinding(doc: SkillDoc, skills: readonly SkillDoc[], settings: ServerSettings): Finding | null {
-  const { profile, budget } = listingBudget(skills, settings);
-  if (!profile || budget === null || !isListingClient(profile)) return null;
-  let byBudget = notes.get(skills);
-  if (!byBudget) notes.set(skills, (byBudget = new Map()));
-  const key = `${profile}:${budget}`;
-  if (!byBudget.has(key)) byBudget.set(key, overBudgetNote(skills, profile, budget));
-  const note = byBudget.get(key);
-  if (!note || note.skillId !== doc.id) return null;
-  const at = { line: 0, character: 0 };
-  return { code: LISTING_OVER, severity: 'warning', message: note.message, range: doc.keyRanges.description ?? doc.keyRanges.name ?? { start: at, end: at }, profile };
+export class OverBudgetNotes {
+  private readonly notes = new WeakMap<readonly SkillDoc[], Map<string, ReturnType<typeof overBudgetNote>>>();
+
+  /** The finding on `doc`, or null (within budget, no metered client, or another skill costs more). */
+  finding(doc: SkillDoc, skills: readonly SkillDoc[], settings: ServerSettings): Finding | null {
+    const profile = meteredProfile(settings);
+    const budget = settings.listingBudget ?? (profile ? (DEFAULT_BUDGETS[profile] ?? null) : null);
+    if (!profile || budget === null || !isListingClient(profile)) return null;
+    let byBudget = this.notes.get(skills);
+    if (!byBudget) this.notes.set(skills, (byBudget = new Map()));
+    const key = `${profile}:${budget}`;
+    if (!byBudget.has(key)) byBudget.set(key, overBudgetNote(skills, profile, budget));
+    const note = byBudget.get(key);
+    if (!note || note.skillId !== doc.id) return null;
+    const at = { line: 0, character: 0 };
+    return { code: LISTING_OVER, severity: 'warning', message: note.message, range: doc.keyRanges.description ?? doc.keyRanges.name ?? { start: at, end: at }, profile };
+  }
+
+  /** The library's skills changed (an edit, a re-read): worked out again when next asked. */
+  forget(skills: readonly SkillDoc[]): void {
+    this.notes.delete(skills);
+  }
 }
 
 /** Every skill of `libraries` by listing cost, most expensive first, with the budget it counts against. */

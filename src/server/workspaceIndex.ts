@@ -5,8 +5,9 @@
  * edit to either re-checks the other). This class owns the folders' lifecycle, publishing, the
  * status and routing; state lives in small owners: `FolderLibrary` (one folder's engine and
  * queue), `PairFindingsStore` and `PairPasses` (pair findings and the passes that find and
- * recheck them), `DocumentScheduler` (open buffers, debounce, cancellation), `StatusThrottle`
- * and `listing.ts`; what remains shares the folders' queues, buffers and publications.
+ * recheck them), `DocumentScheduler` (open buffers, debounce, cancellation), `LibraryReferences`
+ * (references between skills), `StatusThrottle` and `listing.ts`; what remains shares the
+ * folders' queues, buffers and publications.
  *
  * Work on one library runs in order on its queue; superseded edits are cancelled and results for
  * a stale document version dropped. An edit is checked in two steps, as type checkers do: the
@@ -16,27 +17,27 @@
  * description can also move findings between skills nobody edited: once edits pause, every
  * skill's pairs are rechecked.
  */
-import { closeSync, openSync, promises as fs, readSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CancellationToken } from 'vscode-languageserver';
 import { CancellationTokenSource, FileChangeType } from 'vscode-languageserver';
-import { LibraryNames, referenceFindings, skillNames } from '../core/analysis/references';
 import type { PairFinding } from '../core/analysis/types';
 import { runTimeSliced, yieldToLoop } from '../core/jobs/timeSliced';
-import { parseSkill, SkillReadError } from '../core/parse/skillDoc';
+import { SkillReadError } from '../core/parse/skillDoc';
 import type { LiveSkillService } from '../core/service';
 import type { SkillDoc } from '../core/types';
 import { CancelledError, type CancelToken } from '../core/types';
 import type { SkillFileRef } from '../core/workspace';
 import { skillRefFor } from '../node/fsWorkspace';
-import { libraryFileExists } from '../node/skillFolderFiles';
+import { startsWithBom } from '../node/skillFolderFiles';
 import type { IndexStatus, ListingResponse, RouteParams, RouteResponse } from '../shared/protocol';
 import { bufferDiagnostics, editorReportedCodes, skillDiagnostics, unreadableDiagnostic, type DiagnosticContext } from './diagnostics';
 import { DocumentScheduler, keyOf, type OpenDoc } from './documentScheduler';
 import { cancelOnce, FolderLibrary, innermostLibrary, type RequestToken } from './folderLibrary';
 import { indexPercent, indexStatus, StatusThrottle, workDoneProgress } from './indexStatus';
-import { listingBudget, listingReport, overBudgetFinding } from './listing';
+import { LibraryReferences } from './libraryReferences';
+import { listingBudget, listingReport, OverBudgetNotes } from './listing';
 import { routeLibraries } from './listingRanks';
 import { errorMessage } from './logger';
 import { pairInputKey } from './pairFindings';
@@ -69,16 +70,9 @@ export class WorkspaceIndex {
   private readonly flushAfterMs: number;
   /** Codes the client's editor reports on SKILL.md itself (by its version). */
   private readonly editorReports: ReadonlySet<string>;
-  /**
-   * The names of each engine's skills, for the reference checks; dropped whenever a skill is
-   * updated or the library re-read (the engine swaps skills in place, so its list cannot key it).
-   */
-  private readonly names = new WeakMap<LiveSkillService, LibraryNames>();
-  /**
-   * Names of skills added, removed or renamed since the skills whose bodies hold them were last
-   * re-published: their references (and `skill.broken-reference`) may have changed.
-   */
-  private readonly namesChanged = new Map<FolderLibrary, Set<string>>();
+  /** References between skills: the names the checks read, and the names changed since the last publication. */
+  private readonly references = new LibraryReferences();
+  private readonly budgetNotes = new OverBudgetNotes();
 
   constructor(private readonly host: IndexHost, private readonly opts: WorkspaceIndexOptions) {
     this.docs = new DocumentScheduler({
@@ -425,7 +419,8 @@ export class WorkspaceIndex {
     } finally {
       if (lib.cancel === source) lib.cancel = null;
     }
-    this.names.delete(service);
+    this.references.forget(service);
+    this.budgetNotes.forget(service.skills());
     if (lib.service !== service || this.disposed) return;
     this.passes.stopRecheck(lib); // the pass below finds every pair
     await this.publishAll(lib, true);
@@ -438,19 +433,13 @@ export class WorkspaceIndex {
     lib.paths.set(ref.id, ref.path);
     const service = lib.service!;
     const before = pairInputKey(service.skill(ref.id));
-    const namesOf = (doc: SkillDoc | undefined) => (doc ? skillNames(doc) : []);
-    const namesBefore = namesOf(service.skill(ref.id));
+    const namesBefore = this.references.namesOf(service.skill(ref.id));
     try {
       return await service.updateFile(ref, bytes, { token });
     } finally {
       lib.namesChanged();
-      this.names.delete(service);
-      const namesAfter = namesOf(service.skill(ref.id));
-      if (namesBefore.join('\n') !== namesAfter.join('\n')) {
-        const changed = this.namesChanged.get(lib) ?? new Set<string>();
-        for (const n of [...namesBefore, ...namesAfter]) changed.add(n);
-        this.namesChanged.set(lib, changed);
-      }
+      this.references.updated(lib, service, namesBefore, this.references.namesOf(service.skill(ref.id)));
+      this.budgetNotes.forget(service.skills());
       if (lib.service === service && pairInputKey(service.skill(ref.id)) !== before) this.passes.scheduleRecheck(lib);
     }
   }
@@ -473,14 +462,8 @@ export class WorkspaceIndex {
       },
       sameName: (doc) => lib?.sameNames()?.findings(doc) ?? [],
       reach: (doc) => (lib ? this.reach.finding(lib, doc) : null),
-      budget: (doc) => (lib?.service ? overBudgetFinding(doc, lib.service.skills(), settings) : null),
-      references: (doc) => {
-        const service = lib?.service;
-        if (!lib || !service || lib.state !== 'ready') return [];
-        let names = this.names.get(service);
-        if (!names) this.names.set(service, (names = new LibraryNames(service.skills())));
-        return referenceFindings(doc, names, libraryFileExists(lib.root));
-      },
+      budget: (doc) => (lib?.service ? this.budgetNotes.finding(doc, lib.service.skills(), settings) : null),
+      references: (doc) => this.references.findings(lib, doc),
     };
   }
 
@@ -492,28 +475,8 @@ export class WorkspaceIndex {
     const key = keyOf(uri);
     const lib = this.libraryFor(key);
     const ref = lib && this.refFor(lib, key);
-    const service = lib?.service;
-    if (!lib || !ref || !service) return undefined;
-    const profiles = lib.settings.profiles;
-    const folderName = (id: string) => id.slice(id.lastIndexOf('/') + 1);
-    const self = parseSkill(ref, text, profiles);
-    const docs = service.skills().map((d) => {
-      if (d.id === ref.id) return self;
-      const open = this.docs.get(path.join(lib.root, ...d.path.split('/')));
-      return open ? parseSkill({ id: d.id, path: d.path, folderName: folderName(d.id) }, open.text, profiles) : d;
-    });
-    if (!docs.includes(self)) docs.push(self);
-    const fileOf = (relPath: string) => path.join(lib.root, ...relPath.split('/'));
-    return {
-      docs,
-      names: new LibraryNames(docs),
-      self,
-      selfText: text,
-      uriOf: (doc) => this.uriOf(lib, doc.path),
-      textOf: async (doc) => this.docs.get(fileOf(doc.path))?.text ?? fs.readFile(fileOf(doc.path), 'utf8').catch(() => null),
-      libraryUri: (relPath) => pathToFileURL(fileOf(relPath)).href,
-      exists: libraryFileExists(lib.root),
-    };
+    if (!lib || !ref) return undefined;
+    return this.references.view(lib, ref, text, (file) => this.docs.get(file)?.text, (relPath) => this.uriOf(lib, relPath));
   }
 
   private uriOf(lib: FolderLibrary, relPath: string): string {
@@ -574,10 +537,8 @@ export class WorkspaceIndex {
       const doc = service.skill(id);
       if (doc) for (const peer of lib.sameNames()?.peers(doc) ?? []) affected.add(peer.id);
     }
-    const renamed = this.namesChanged.get(lib);
-    this.namesChanged.delete(lib);
-    // Skills that may name one that came, went or changed its name (a substring test: a rename is rare).
-    if (renamed?.size) for (const d of service.skills()) if (!affected.has(d.id) && [...renamed].some((n) => d.body.includes(n))) affected.add(d.id);
+    // Skills that may name one that came, went or changed its name.
+    for (const id of this.references.takeAffected(lib, service)) affected.add(id);
     if (lib.settings.diagnostics.scope === 'openFiles') {
       for (const doc of this.docs.values()) {
         const ref = this.refFor(lib, doc.key);
@@ -681,19 +642,5 @@ export class WorkspaceIndex {
     for (const lib of this.libraries.values()) this.passes.stopRecheck(lib);
     this.statusOut.dispose();
     await Promise.all([...this.libraries.values()].map((lib) => lib.close()));
-  }
-}
-
-/** Whether `file` starts with a UTF-8 byte order mark (three bytes read; false when unreadable). */
-function startsWithBom(file: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const head = new Uint8Array(3);
-    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

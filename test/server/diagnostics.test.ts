@@ -121,6 +121,14 @@ describe('server: a library over its listing budget (duplicates workspace)', fun
       const [d] = over.filter((x) => x.code === 'budget.listing-over');
       assert.match(d.message, /^The 3 skills list [\d,]+ characters of name \+ description, [\d.]+ times Claude Code's budget of 100: Claude Code lists \d of them by name only or not at all\. This skill's entry is the longest/);
       for (const id of ids.filter((x) => x !== costliest)) assert.ok(!c.current(file(id)).some((x) => x.code === 'budget.listing-over'), `${id} does not repeat it`);
+      // Shortened, it no longer costs the most: the finding moves to the skill that now does.
+      const text = readFileSync(file(costliest), 'utf8');
+      await c.open(file(costliest), text);
+      const v = await c.change(file(costliest), text.replace(/^description: .*$/m, 'description: Short.'));
+      await c.diagnosticsOf(file(costliest), (ds, p) => p.version === v && !ds.some((x) => x.code === 'budget.listing-over'), 'moved off the shortened skill');
+      const next = ids.filter((x) => x !== costliest).sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))[0];
+      await c.diagnosticsOf(file(next), (ds) => ds.some((x) => x.code === 'budget.listing-over'), `moved to ${next}`);
+      await c.change(file(costliest), text);
       await c.setSettings({});
       await c.diagnosticsOf(file(costliest), (ds) => !ds.some((x) => x.code === 'budget.listing-over'), 'within the default budget: gone');
     } finally {

@@ -6,20 +6,11 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CodeActionRequest, type CodeAction, type TextEdit } from 'vscode-languageserver-protocol/node';
+import { CodeActionRequest, type CodeAction } from 'vscode-languageserver-protocol/node';
 import { CancelIndexNotification, IndexStatusRequest, ListingRequest, ReindexRequest } from '../../src/shared/protocol';
-import { copyFixture, removeDir, TestClient, uriOf } from './lspClient';
+import { applyEdits, copyFixture, removeDir, TestClient, uriOf } from './lspClient';
 
 const codes = (ds: { code?: string | number }[]) => ds.map((d) => String(d.code)).filter((c) => !c.startsWith('skill.')).sort();
-
-/** `text` with LSP edits applied (from the end, so earlier offsets hold). */
-function applyEdits(text: string, edits: TextEdit[]): string {
-  const lines = text.split('\n');
-  const at = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  let out = text;
-  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start))) out = out.slice(0, at(e.range.start)) + e.newText + out.slice(at(e.range.end));
-  return out;
-}
 
 describe('server: as the VS Code extension starts it (duplicates workspace)', function () {
   this.timeout(90_000);

@@ -33,7 +33,9 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type ProgressToken,
+  type TextEdit,
 } from 'vscode-languageserver-protocol/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { IndexStatusNotification, type IndexStatus, type InitializationOptions } from '../../src/shared/protocol';
 import { SERVER_ENV, SERVER_NODE_ARGS } from '../../src/shared/serverProcess';
 
@@ -293,6 +295,11 @@ export class TestClient {
     this.conn.dispose();
     return code;
   }
+}
+
+/** `text` with LSP edits applied, as an editor applies them. */
+export function applyEdits(text: string, edits: TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create('file:///edited', 'markdown', 1, text), edits);
 }
 
 export function removeDir(dir: string): void {

@@ -7,18 +7,9 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CodeActionRequest, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver-protocol/node';
+import { CodeActionRequest, type CodeAction, type Diagnostic } from 'vscode-languageserver-protocol/node';
 import { RouteRequest, type RouteResponse } from '../../src/shared/protocol';
-import { copyFixture, removeDir, TestClient, uriOf } from './lspClient';
-
-/** `text` with LSP edits applied (from the end, so earlier offsets hold). */
-function applyEdits(text: string, edits: TextEdit[]): string {
-  const lines = text.split('\n');
-  const at = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  let out = text;
-  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start))) out = out.slice(0, at(e.range.start)) + e.newText + out.slice(at(e.range.end));
-  return out;
-}
+import { applyEdits, copyFixture, removeDir, TestClient, uriOf } from './lspClient';
 
 const unreachable = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'skill.unreachable');
 

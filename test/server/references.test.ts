@@ -19,16 +19,7 @@ import {
   type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node';
-import { removeDir, TestClient, uriOf } from './lspClient';
-
-/** `text` with LSP edits applied (from the end, so earlier offsets hold). */
-function applyEdits(text: string, edits: TextEdit[]): string {
-  const lines = text.split('\n');
-  const at = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  let out = text;
-  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start))) out = out.slice(0, at(e.range.start)) + e.newText + out.slice(at(e.range.end));
-  return out;
-}
+import { applyEdits, removeDir, TestClient, uriOf } from './lspClient';
 
 /** Applies a workspace edit to the files, as an editor would: text edits, then file renames, in order. */
 function applyToDisk(edit: WorkspaceEdit): void {
