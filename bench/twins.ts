@@ -18,7 +18,18 @@ import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PairFinding } from '../src/core/analysis/types';
+import { profileSimilarity } from '../src/core/analysis/conflicts';
 import { openLibrary } from '../src/node/library';
+
+/** A finding's description similarities and first places, for --verbose. */
+function describePair(svc: Awaited<ReturnType<typeof openLibrary>>, f: PairFinding): string {
+  const profiles = svc.profiles?.();
+  const pa = profiles?.get(f.a);
+  const pb = profiles?.get(f.b);
+  const sim = pa && pb ? profileSimilarity(pa, pb) : null;
+  const firsts = Object.values(f.directions ?? {}).map((d) => `${d.first}/${d.behind}/${d.sent}`).join(' ');
+  return `[${f.detail?.kind ?? f.kind} lex ${sim?.lexical.toFixed(2)} dense ${sim?.dense ? sim.similarity.toFixed(2) : '-'} first/behind/sent ${firsts}]`;
+}
 
 const { values } = parseArgs({
   options: {
@@ -108,7 +119,7 @@ async function main(): Promise<void> {
       const findings = (await svc.pairFindings(n.a, options ? { options } : undefined)).filter((f) => between(f, n.a, n.b));
       await reproduce(svc, findings);
       neighbourRows.push({ id: n.id, collection, a: n.a, b: n.b, kinds: findings.map((f) => f.kind), flagged: findings.length > 0 });
-      if (values.verbose) for (const f of findings) process.stderr.write(`  ${n.id} ${f.kind}: ${f.explanation}\n`);
+      if (values.verbose) for (const f of findings) process.stderr.write(`  ${n.id} ${f.kind}: ${describePair(svc, f)} ${f.explanation}\n`);
     }
 
     for (const t of twins.filter((x) => x.collection === collection)) {
@@ -125,7 +136,7 @@ async function main(): Promise<void> {
       twinRows.push({ id: t.id, collection, original: t.original, twin: t.name, kinds: findings.map((f) => f.kind), flagged });
       if (values.verbose) {
         process.stderr.write(`  ${t.id} ${t.original} ~ ${t.name}: ${flagged ? 'flagged' : 'missed'} ${findings.map((f) => f.kind).join(',')}\n`);
-        for (const f of all) process.stderr.write(`     ${f.kind} ${f.a} | ${f.b}: ${f.explanation.slice(0, 240)}\n`);
+        for (const f of all) process.stderr.write(`     ${f.kind} ${f.a} | ${f.b}: ${describePair(svc, f)} ${f.explanation.slice(0, 240)}\n`);
       }
       await svc.updateFile(ref, null);
       rmSync(path.join(root, t.name), { recursive: true, force: true });
