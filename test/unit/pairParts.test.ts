@@ -213,6 +213,10 @@ describe('sequences', () => {
     assert.deepEqual(sequenceOf(build, design), { first: 's/api-design', then: 's/api-implementation', words: ['design', 'implement'] });
     const twin = doc('s/api-builder', 'api-builder', 'Implement REST endpoints with Express and validation.');
     assert.equal(sequenceOf(build, twin), null, 'the same step twice is no sequence');
+    // Both descriptions name the plan (计划), so the plan step does not split them; the names' verbs do.
+    const writeZh = doc('z/writing-plans', 'writing-plans', '在动手写代码之前，先把需求整理成一份分步骤的实现计划。');
+    const execZh = doc('z/executing-plans', 'executing-plans', '拿到一份写好的实现计划后，在新会话里逐步执行并在检查点停下来评审。');
+    assert.deepEqual(sequenceOf(execZh, writeZh), { first: 'z/writing-plans', then: 'z/executing-plans', words: ['write', 'execute'] });
   });
 });
 

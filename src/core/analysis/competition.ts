@@ -158,6 +158,8 @@ export function twins(xy: Direction, yx: Direction, share = TWIN_SHARE): boolean
  */
 const STEPS: readonly (readonly [RegExp, RegExp, string, string])[] = [
   [/\bplan(?:s|ning)?\b/i, /\b(?:execut|implement)\w*/i, 'plan', 'execute'],
+  // writing-plans, executing-plans: both name the plan, the verbs set the steps apart.
+  [/\bwrit(?:e|es|ing)\b/i, /\bexecut\w*/i, 'write', 'execute'],
   [/\bdesign(?:s|ing)?\b/i, /\bimplement\w*/i, 'design', 'implement'],
   [/\b(?:spec|specs|specify|specification)\b/i, /\bimplement\w*/i, 'specify', 'implement'],
   [/\bbrainstorm\w*/i, /\bplan(?:s|ning)?\b/i, 'brainstorm', 'plan'],
