@@ -98,6 +98,15 @@ describe('pair scan: near-duplicates from routing evidence', () => {
     assert.deepEqual(await svc.pairFindings(), []);
   });
 
+  it('a pair whose bodies name each other is left alone; one body naming the other is not enough', async () => {
+    const files = library();
+    files.set('team/pdf-text/SKILL.md', withBody('pdf-text', 'Extract text and tables from PDF files and scanned invoices. Use when pulling tables out of PDF reports.', `${PDF_BODY}\nFor forms, see \`pdf-reader\`.\n`));
+    const oneWay = await (await engine(files)).pairFindings();
+    assert.deepEqual(pairs(oneWay), [['near-duplicate', 'team/pdf-reader', 'team/pdf-text']], 'one body naming the other');
+    files.set('team/pdf-reader/SKILL.md', withBody('pdf-reader', 'Extract text and tables from PDF documents and scanned invoices. Use when reading tables out of PDF reports.', `${PDF_BODY}\nFor plain text, see \`pdf-text\`.\n`));
+    assert.deepEqual(await (await engine(files)).pairFindings(), [], 'each body names the other: the author drew the line');
+  });
+
   it('the author\'s routing tests are the first probes and the first evidence', async () => {
     const svc = await engine(library());
     const query = 'get the totals table out of this scanned invoice PDF';

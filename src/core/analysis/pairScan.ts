@@ -454,33 +454,36 @@ class Scan {
     this.routed++;
   }
 
-  private hubs = new Map<string, boolean>();
+  private named = new Map<string, ReadonlySet<string>>();
   private names: LibraryNames | null = null;
   private scopeSizes: Map<string, number> | null = null;
 
+  /** The skills of its scope that `doc`'s body names (the reference graph's edges out of it), for the skills of judged pairs. */
+  private namedBy(doc: SkillDoc): ReadonlySet<string> {
+    const known = this.named.get(doc.id);
+    if (known) return known;
+    this.names ??= new LibraryNames(this.input.docs);
+    const scope = scopeOf(doc.id, this.opts.acrossFolders);
+    const named = new Set(resolvedReferences(doc, this.names).flatMap((r) => r.toIds).filter((id) => id !== doc.id && scopeOf(id, this.opts.acrossFolders) === scope));
+    this.named.set(doc.id, named);
+    return named;
+  }
+
   /**
    * Whether `doc` is a hub of its scope's reference graph: its body names at least half of the
-   * other skills (three at least), or eight of them (an index of a large library). Worked out only
-   * for the skills of judged pairs.
+   * other skills (three at least), or eight of them (an index of a large library).
    */
   private isHub(doc: SkillDoc): boolean {
-    const known = this.hubs.get(doc.id);
-    if (known !== undefined) return known;
-    const docs = this.input.docs;
-    this.names ??= new LibraryNames(docs);
     if (!this.scopeSizes) {
       this.scopeSizes = new Map();
-      for (const d of docs) {
+      for (const d of this.input.docs) {
         const scope = scopeOf(d.id, this.opts.acrossFolders);
         this.scopeSizes.set(scope, (this.scopeSizes.get(scope) ?? 0) + 1);
       }
     }
-    const scope = scopeOf(doc.id, this.opts.acrossFolders);
-    const named = new Set(resolvedReferences(doc, this.names).flatMap((r) => r.toIds).filter((id) => id !== doc.id && scopeOf(id, this.opts.acrossFolders) === scope));
-    const others = (this.scopeSizes.get(scope) ?? 1) - 1;
-    const hub = named.size >= 8 || (named.size >= 3 && named.size * 2 >= others);
-    this.hubs.set(doc.id, hub);
-    return hub;
+    const named = this.namedBy(doc).size;
+    const others = (this.scopeSizes.get(scopeOf(doc.id, this.opts.acrossFolders)) ?? 1) - 1;
+    return named >= 8 || (named >= 3 && named * 2 >= others);
   }
 
   /** The finding of one pair, or null. */
@@ -489,7 +492,7 @@ class Scan {
     if (scopeOf(a.id, this.opts.acrossFolders) !== scopeOf(b.id, this.opts.acrossFolders)) return null;
     const ra = this.rankingsFor(a, a.id, b.id);
     const rb = this.rankingsFor(b, a.id, b.id);
-    const verdict = judgeCompetition(a, b, ra, rb, this.input.profiles, this.opts, (doc) => this.isHub(doc));
+    const verdict = judgeCompetition(a, b, ra, rb, this.input.profiles, this.opts, { isHub: (doc) => this.isHub(doc), names: (doc) => this.namedBy(doc) });
     if (!verdict) return null;
     const requests = verifiedRequests([...ra, ...rb], a.id, b.id);
     // Every claim carries a request the router ranked both for; without one, no claim.
