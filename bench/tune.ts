@@ -120,13 +120,13 @@ async function main() {
 
   // The request's vector for each text the encoder may read: the engine's (bridged English for a
   // Chinese request) and, for the ablation, the request's own text.
-  const vectors = new Map<string, Float32Array | null>();
+  const vectors = new Map<string, { vector: Float32Array | null; read: number }>();
   if (useModel) {
     const te = performance.now();
     for (const q of queries) {
       const req = pipeline.analyse(q.query);
-      vectors.set(`${q.id}:bridged`, (await pipeline.embed(req)).vector);
-      vectors.set(`${q.id}:original`, req.readAs ? (await pipeline.embed({ ...req, readAs: null })).vector : vectors.get(`${q.id}:bridged`)!);
+      vectors.set(`${q.id}:bridged`, await pipeline.embed(req));
+      vectors.set(`${q.id}:original`, req.readAs ? await pipeline.embed({ ...req, readAs: null }) : vectors.get(`${q.id}:bridged`)!);
     }
     console.log(`request vectors in ${Math.round(performance.now() - te)} ms`);
   }
@@ -138,11 +138,11 @@ async function main() {
   );
   const denseFor = memo<DenseHits | null>(['denseCjk', 'bodyPassages', 'bodyRowPenalty', 'poolSize'], (q, s) => {
     const v = vectors.get(`${q.id}:${hasCjk(q.query) ? s.denseCjk : 'bridged'}`);
-    const hits = v ? stage.denseHits(v, routingOf(s)) : null;
+    const hits = v?.vector ? stage.denseHits(v.vector, routingOf(s), v.read) : null;
     if (!hits) return null;
     // Scores asked for again under other settings: computed once.
     const scores = new Map<string, { score: number; row: number } | undefined>();
-    return { top: hits.top, score: (id) => (scores.has(id) ? scores.get(id) : scores.set(id, hits.score(id)).get(id)) };
+    return { top: hits.top, score: (id) => (scores.has(id) ? scores.get(id) : scores.set(id, hits.score(id)).get(id)), share: hits.share };
   });
   const rank = (q: EvalQuery, s: Setting): string[] =>
     fusePool(requestFor(q, s), lexicalFor(q, s), denseFor(q, s), routingOf(s))

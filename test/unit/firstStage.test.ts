@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { BruteForceIndex, DenseStore } from '../../src/core/route/denseStore';
-import { analyseRequest, denseQueryText, isCodeLine, libraryAssociation, queryTerms, unreadScript } from '../../src/core/route/request';
+import { analyseRequest, denseQueryText, denseShare, isCodeLine, libraryAssociation, queryTerms, readShare, unreadScript } from '../../src/core/route/request';
 import { createSkillService } from '../../src/core/route/skillService';
 import { FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 import { expandByFeedback, fuse, normalise } from '../../src/core/route/retrieve';
@@ -48,6 +48,42 @@ describe('requests the encoder cannot read', () => {
     assert.match('disabled' in a.dense ? a.dense.disabled : '', /Hangul/);
     assert.deepEqual(a.candidates.map((c) => [c.skillId, c.scores.final]), b.candidates.map((c) => [c.skillId, c.scores.final]));
     assert.ok('model' in (await withModel.route('review the transaction propagation', { k: 1, passages: false })).dense, 'an English request is embedded');
+  });
+});
+
+describe('requests the encoder reads in part', () => {
+  const halfThai = 'ซ่อม pack/index ที่เสียโดยห้าม prune และต้อง verify exact object';
+
+  it('tells the share of the letters the encoder reads', () => {
+    assert.equal(readShare('Review the @Transactional propagation').share, 1);
+    assert.equal(readShare('1234 ---').share, 1, 'no letters');
+    const { share, unread } = readShare(halfThai);
+    assert.ok(share > 0.5 && share < 0.7, String(share));
+    assert.equal(unread, 'Thai');
+    assert.deepEqual(readShare('스프링 트랜잭션', ['en', 'ko']), { share: 1, unread: null }, 'a model that reads Korean');
+    assert.equal(unreadScript(halfThai), null, 'more than half is read: it is embedded');
+  });
+
+  it("the dense part keeps its weight in proportion to what is read above half, none at half", () => {
+    assert.equal(denseShare(1), 1);
+    assert.equal(denseShare(0.75), 0.5);
+    assert.equal(denseShare(0.5), 0);
+    assert.equal(denseShare(0.2), 0);
+  });
+
+  it('a request half in a script the encoder does not read gives the words more of the fusion', async () => {
+    const files = new Map([
+      ['repair-repo/SKILL.md', '---\nname: repair-repo\ndescription: Repair a corrupt pack or index and verify every object.\n---\n# Repair\n'],
+      ['large-repo/SKILL.md', '---\nname: large-repo\ndescription: Speed up a large repository with prune, gc and a commit graph.\n---\n# Large\n'],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
+    await svc.index();
+    const weightOf = async (q: string) => (await svc.route(q, { k: 1, passages: false })).candidates[0].scores.lexicalWeight!;
+    assert.equal(await weightOf('repair the broken pack index without prune and verify every object'), DEFAULT_FIRST_STAGE.lexicalWeight);
+    const read = readShare(halfThai).share;
+    const w = await weightOf(halfThai);
+    assert.ok(Math.abs(w - (1 - (1 - DEFAULT_FIRST_STAGE.lexicalWeight) * (2 * read - 1))) < 1e-9, `lexical weight ${w}`);
+    assert.ok(w > DEFAULT_FIRST_STAGE.lexicalWeight && w < 1);
   });
 });
 

@@ -27,7 +27,7 @@ import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
 import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
-import { analyseRequest, denseQueryText, unreadScript, type AnalysedRequest } from './request';
+import { analyseRequest, denseQueryText, readShare, unreadScript, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
 import { selectSet, type SetOptions, type SetSelection } from './setSelection';
 import type { RoutingSettings } from './settings';
@@ -125,6 +125,8 @@ interface RequestVector {
   failed: string | null;
   /** Why this request was not embedded (a script the model does not read); null when it was, or could not be. */
   skipped?: string | null;
+  /** The share of the embedded text's letters the encoder reads (`readShare`; 1 when nothing was embedded). */
+  read: number;
   ms: number;
 }
 
@@ -173,21 +175,21 @@ export class RoutingPipeline {
    */
   async embed(req: AnalysedRequest, token?: CancelToken): Promise<RequestVector> {
     const embedder = this.parts.embedder;
-    if (!embedder || !this.lib.dense?.skillCount) return { vector: null, failed: null, ms: 0 };
+    if (!embedder || !this.lib.dense?.skillCount) return { vector: null, failed: null, read: 1, ms: 0 };
     const t = performance.now();
     try {
       // A Chinese request reaches the English encoder as its bridged English text.
       const text = denseQueryText(req.query, req.readAs, this.parts.text);
       const skipped = unreadScript(text, embedder.info.languages);
-      if (skipped) return { vector: null, failed: null, skipped, ms: 0 };
+      if (skipped) return { vector: null, failed: null, skipped, read: 1, ms: 0 };
       const [vector] = await embedder.embed([text], 'query', token);
-      return { vector, failed: null, ms: performance.now() - t };
+      return { vector, failed: null, read: readShare(text, embedder.info.languages).share, ms: performance.now() - t };
     } catch (err) {
       if (err instanceof CancelledError) throw err;
       const failed = `the embedding model failed (${err instanceof Error ? err.message : String(err)}); routed on words only`;
       if (failed !== this.lastDenseFailure) this.parts.log.warn(failed);
       this.lastDenseFailure = failed;
-      return { vector: null, failed, ms: performance.now() - t };
+      return { vector: null, failed, read: 1, ms: performance.now() - t };
     }
   }
 
@@ -205,7 +207,7 @@ export class RoutingPipeline {
     const lexicalMs = performance.now() - t;
     const vector = await embedding;
     t = performance.now();
-    const dense = vector.vector && only !== 'words' ? this.firstStage.denseHits(vector.vector, s) : null;
+    const dense = vector.vector && only !== 'words' ? this.firstStage.denseHits(vector.vector, s, vector.read) : null;
     const denseMs = performance.now() - t;
     throwIfCancelled(token);
     t = performance.now();

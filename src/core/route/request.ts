@@ -183,38 +183,55 @@ export function libraryAssociation(lexical: LexicalIndex, seg?: Segmenter): Asso
 }
 
 /**
- * The request as the sentence encoder should read it: pasted code and log lines dropped (they
- * use up the encoder's short window), whitespace collapsed; the whole request when it is all code.
- * `readAs` (the request in bridged English) replaces it for an encoder that reads no Chinese.
+ * How much of `text` the encoder reads: the share of its letters written in Latin or in a script
+ * one of the encoder's `languages` (absent: English only) is written in (1 without letters), and
+ * the commonest script of the letters it does not read (null when it reads them all).
  */
-/**
- * Why the encoder should not read `text`, or null when it may: most of its letters are of a script
- * none of the encoder's `languages` is written in (absent: English only). A Korean or Thai request
- * reaches an English encoder as noise, and its vector would pull the ranking to random skills;
- * words alone (and the reranker's regime without dense scores) route it better. Chinese requests
- * reach it as their bridged English reading, which it reads.
- */
-export function unreadScript(text: string, languages: readonly string[] = ['en']): string | null {
+export function readShare(text: string, languages: readonly string[] = ['en']): { share: number; unread: string | null } {
   let letters = 0;
-  let latin = 0;
+  let read = 0;
   const others = new Map<string, number>();
   for (const ch of text) {
     if (!/\p{L}/u.test(ch)) continue;
     letters++;
-    if (/\p{Script=Latin}/u.test(ch)) latin++;
-    else {
-      const script = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'another script';
-      others.set(script, (others.get(script) ?? 0) + 1);
+    if (/\p{Script=Latin}/u.test(ch)) {
+      read++;
+      continue;
     }
+    const script = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'another script';
+    if ((SCRIPT_LANGUAGES[script] ?? []).some((l) => languages.includes(l))) read++;
+    else others.set(script, (others.get(script) ?? 0) + 1);
   }
-  if (!letters || latin * 2 >= letters) return null;
-  const [script] = [...others].sort((a, b) => b[1] - a[1])[0];
-  const reads = SCRIPT_LANGUAGES[script] ?? [];
-  if (reads.some((l) => languages.includes(l))) return null;
-  return `the request is mostly in ${script}, which the embedding model does not read: routed on words`;
+  const unread = others.size ? [...others].sort((a, b) => b[1] - a[1])[0][0] : null;
+  return { share: letters ? read / letters : 1, unread };
 }
 
-/** Scripts named in `unreadScript`'s reason, and the languages written in them. */
+/**
+ * Why the encoder should not read `text`, or null when it may: most of its letters are of scripts
+ * it does not read (`readShare`). A Korean or Thai request reaches an English encoder as noise,
+ * and its vector would pull the ranking to random skills; words alone (and the reranker's regime
+ * without dense scores) route it better. Chinese requests reach it as their bridged English
+ * reading, which it reads.
+ */
+export function unreadScript(text: string, languages: readonly string[] = ['en']): string | null {
+  const { share, unread } = readShare(text, languages);
+  if (share >= 0.5 || !unread) return null;
+  return `the request is mostly in ${unread}, which the embedding model does not read: routed on words`;
+}
+
+/**
+ * The share of the dense part's fusion weight that a request's vector keeps, from the share of its
+ * letters the encoder reads (`readShare`): all of it for a request read whole, none at half (below
+ * half the request is not embedded at all, `unreadScript`), linearly between, so the weight does
+ * not jump at that line. A git request half in Thai ("ซ่อม pack/index ที่เสียโดยห้าม prune") gave
+ * the encoder its few English words without the verbs that carry the task, and the dense part at
+ * full weight outvoted the words that had found the skill (docs/retrieval-log.md, section 18).
+ */
+export function denseShare(read: number): number {
+  return Math.max(0, Math.min(1, 2 * read - 1));
+}
+
+/** Scripts `readShare` tells apart (and `unreadScript` names), and the languages written in them. */
 const SCRIPTS: readonly (readonly [string, RegExp])[] = [
   ['Hangul', /\p{Script=Hangul}/u],
   ['Chinese characters', /\p{Script=Han}/u],
@@ -231,6 +248,11 @@ const SCRIPT_LANGUAGES: Record<string, readonly string[]> = {
   Arabic: ['ar', 'fa', 'ur'], Hebrew: ['he'], Greek: ['el'], Devanagari: ['hi', 'mr', 'ne'],
 };
 
+/**
+ * The request as the sentence encoder should read it: pasted code and log lines dropped (they
+ * use up the encoder's short window), whitespace collapsed; the whole request when it is all code.
+ * `readAs` (the request in bridged English) replaces it for an encoder that reads no Chinese.
+ */
 export function denseQueryText(query: string, readAs: string | null = null, ctx: TextContext = {}): string {
   const source = readAs !== null && !ctx.encoderReadsChinese ? readAs : query;
   const prose = source.split('\n').filter((l) => !isCodeLine(l)).join(' ');

@@ -8,7 +8,7 @@ import type { LexicalIndex } from '../index/lexicalIndex';
 import { hasCjk } from '../text/analyse';
 import type { DenseStore } from './denseStore';
 import { firstK } from './denseStore';
-import type { AnalysedRequest } from './request';
+import { denseShare, type AnalysedRequest } from './request';
 import type { FirstStageSettings, RoutingSettings } from './settings';
 
 export interface FusedCandidate {
@@ -41,6 +41,8 @@ export interface DenseHits {
   top: readonly string[];
   /** Exact score and row of any skill (undefined when it has no vectors). */
   score(id: string): { score: number; row: number } | undefined;
+  /** The share of its fusion weight the dense part keeps for this request, 0..1 (`denseShare`). */
+  share: number;
 }
 
 /** The first stage over one library's indexes. */
@@ -60,16 +62,14 @@ export class FirstStage {
     return expanded ? this.lexical.search(expanded, s.bm25, req.translated) : first;
   }
 
-  /** The dense part for a request vector (null without skill vectors). */
-  denseHits(vector: Float32Array, s: RoutingSettings): DenseHits | null {
+  /**
+   * The dense part for a request vector (null without skill vectors); `read`: the share of the
+   * request the encoder read (`readShare`), which scales the dense part's weight (`denseShare`).
+   */
+  denseHits(vector: Float32Array, s: RoutingSettings, read = 1): DenseHits | null {
     const dense = this.dense;
     if (!dense?.skillCount) return null;
-    return { top: [...dense.search(vector, s.poolSize).keys()], score: (id) => dense.score(id, vector, s.bodyPassages) };
-  }
-
-  /** Retrieves and fuses the pool of one request (`vector`: the request's embedding, null without one). */
-  retrieve(req: AnalysedRequest, vector: Float32Array | null, s: RoutingSettings): Pool {
-    return fusePool(req, this.lexicalScores(req, s), vector ? this.denseHits(vector, s) : null, s);
+    return { top: [...dense.search(vector, s.poolSize).keys()], score: (id) => dense.score(id, vector, s.bodyPassages), share: denseShare(read) };
   }
 }
 
@@ -89,7 +89,9 @@ export function fusePool(req: AnalysedRequest, lexical: Map<string, number>, den
       denseRows.set(id, hit.row);
     }
   }
-  const weight = hasCjk(req.query) ? s.lexicalWeightCjk : s.lexicalWeight;
+  const base = hasCjk(req.query) ? s.lexicalWeightCjk : s.lexicalWeight;
+  // What the dense part does not keep of its weight for this request goes to the words.
+  const weight = dense ? 1 - (1 - base) * dense.share : base;
   return { request: req, candidates: fuse(ids, lexical, dense ? denseScores : null, weight, s.denseMinSpan, s.lexicalMinShare), dense: dense !== null, denseRows };
 }
 
