@@ -100,7 +100,9 @@ describe('server: as the VS Code extension starts it (duplicates workspace)', fu
     const text = readFileSync(file('k8s-deploy'), 'utf8');
     await c.open(file('k8s-deploy'), text);
     const from = c.statuses.length;
-    await c.change(file('k8s-deploy'), text.replace('Deploy and roll back', 'Deploy, scale and roll back'));
+    const edited = text.replace('Deploy a service', 'Deploy and scale a service');
+    assert.notEqual(edited, text, 'the edit changes the description');
+    await c.change(file('k8s-deploy'), edited);
     const waiting = await c.waitFor(() => c.statuses.slice(from).find((s) => s.analysis?.waiting), 'a status with the recheck waiting');
     assert.equal(waiting.analysis!.pass, 'recheck');
     assert.equal(waiting.analysis!.done, 0);
