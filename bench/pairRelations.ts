@@ -35,7 +35,7 @@ const { values } = parseArgs({
   },
 });
 
-export type Relation = 'same-job' | 'umbrella' | 'alternative' | 'sequence' | 'siblings' | 'overlap';
+type Relation = 'same-job' | 'umbrella' | 'alternative' | 'sequence' | 'siblings' | 'overlap';
 
 interface Label {
   a: string;
@@ -55,7 +55,7 @@ interface Claim {
   first?: string;
 }
 
-export function splitOf(a: string, b: string): 'tune' | 'heldout' {
+function splitOf(a: string, b: string): 'tune' | 'heldout' {
   const [x, y] = a < b ? [a, b] : [b, a];
   return parseInt(createHash('sha1').update(`${x}|${y}`).digest('hex')[0], 16) < 8 ? 'tune' : 'heldout';
 }

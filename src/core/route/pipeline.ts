@@ -27,7 +27,7 @@ import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
 import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
-import { analyseRequest, denseQueryText, readShare, unreadScript, type AnalysedRequest } from './request';
+import { analyseRequest, denseQueryText, readShare, unreadReason, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
 import { selectSet, type SetOptions, type SetSelection } from './setSelection';
 import type { RoutingSettings } from './settings';
@@ -180,10 +180,11 @@ export class RoutingPipeline {
     try {
       // A Chinese request reaches the English encoder as its bridged English text.
       const text = denseQueryText(req.query, req.readAs, this.parts.text);
-      const skipped = unreadScript(text, embedder.info.languages);
+      const read = readShare(text, embedder.info.languages);
+      const skipped = unreadReason(read);
       if (skipped) return { vector: null, failed: null, skipped, read: 1, ms: 0 };
       const [vector] = await embedder.embed([text], 'query', token);
-      return { vector, failed: null, read: readShare(text, embedder.info.languages).share, ms: performance.now() - t };
+      return { vector, failed: null, read: read.share, ms: performance.now() - t };
     } catch (err) {
       if (err instanceof CancelledError) throw err;
       const failed = `the embedding model failed (${err instanceof Error ? err.message : String(err)}); routed on words only`;

@@ -214,7 +214,11 @@ export function readShare(text: string, languages: readonly string[] = ['en']): 
  * reading, which it reads.
  */
 export function unreadScript(text: string, languages: readonly string[] = ['en']): string | null {
-  const { share, unread } = readShare(text, languages);
+  return unreadReason(readShare(text, languages));
+}
+
+/** `unreadScript` for a text already read (`readShare`). */
+export function unreadReason({ share, unread }: ReturnType<typeof readShare>): string | null {
   if (share >= 0.5 || !unread) return null;
   return `the request is mostly in ${unread}, which the embedding model does not read: routed on words`;
 }
