@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { closeTo, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
-import { asRequest, fitSentence, headClause, probeRequests, withoutNamedSubject } from '../../src/core/analysis/probes';
+import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, withoutNamedSubject } from '../../src/core/analysis/probes';
 import { distinguishingPhrases, useOtherLine } from '../../src/core/analysis/suggestions';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';
@@ -27,7 +27,7 @@ describe('probe requests', () => {
     const long = probes[3].query;
     assert.ok(long.split(/\s+/).length <= 24, long);
     const source = d.description.replace(/\s+/g, ' ');
-    assert.ok(source.includes(long), `a clause of the description, cut at whole words: ${long}`);
+    assert.ok(source.includes(long.replace(/^I'm /, '')), `a clause of the description, cut at whole words: ${long}`);
     assert.ok(!/[,;]$/.test(long));
   });
 
@@ -35,9 +35,9 @@ describe('probe requests', () => {
     const d = doc('a/qc', 'qc', 'Performs quality control on single-cell RNA-seq data (.h5ad or .h5 files) using scverse best practices. Build pages with Next.js and Node.js servers (see the e.g. section.');
     const probes = probeRequests(d, [], 4).map((p) => p.query);
     assert.deepEqual(probes, [
-      'Performs quality control on single-cell RNA-seq data (.h5ad or .h5 files) using scverse best practices',
+      'Perform quality control on single-cell RNA-seq data (.h5ad or .h5 files) using scverse best practices',
       'Build pages with Next.js and Node.js servers',
-      'Performs quality control on single-cell RNA-seq data (.h5ad or .h5 files)',
+      'Perform quality control on single-cell RNA-seq data (.h5ad or .h5 files)',
     ], 'then the main clause of a long sentence alone');
     const cut = doc('a/cut', 'cut', 'files) are read and checked for errors. Load tables from spreadsheets [and more');
     assert.deepEqual(probeRequests(cut, [], 4).map((p) => p.query), ['are read and checked for errors', 'Load tables from spreadsheets']);
@@ -60,13 +60,32 @@ describe('probe requests', () => {
 
   it('leave out headings about how the skill is written, and add the main clause of a long sentence', () => {
     const d = doc('a/git-cleanup', 'git-cleanup', 'Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, squash-merged, superseded, or active work.',
-      '# Core Principle: SAFETY FIRST\n\n# 📜 MISSION\n\n# Postmortem Triggers\n\n# Step 1: Validate the input\n\n# 步骤 2：检测项目类型\n');
+      '# Core Principle: SAFETY FIRST\n\n# Basic Usage\n\n# 📜 MISSION\n\n# Postmortem Triggers\n\n# Step 1: Validate the input\n\n# 步骤 2：检测项目类型\n');
     assert.deepEqual(probeRequests(d, [], 3).map((p) => p.query), [
       'Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, squash-merged, superseded, or active work',
       'Safely analyzes and cleans up local git branches and worktrees',
     ]);
     assert.equal(headClause('Clean CSV files quickly'), null, 'a short sentence stays whole');
     assert.equal(headClause('清洗 CSV 文件，修复编码，删除重复行'), null);
+  });
+
+  it('say what the skill says of itself as a user asks it: an imperative, the user\'s situation, the first quoted request', () => {
+    const d = doc('a/earnings', 'earnings', 'Analyzes earnings calls and writes a summary. Use when building a quarterly investor memo. Helps you compare guidance with consensus.');
+    assert.deepEqual(probeRequests(d, [], 3).map((p) => p.query), [
+      'Analyze earnings calls and writes a summary',
+      "I'm building a quarterly investor memo",
+      'Help me compare guidance with consensus',
+    ]);
+    const quoted = doc('a/tam', 'market-sizing', 'Estimate the size of a market for a product. Use when the user says "calculate TAM", "size the market", "what\'s the total addressable market".');
+    assert.deepEqual(probeRequests(quoted, [], 3).map((p) => p.query), ['Estimate the size of a market for a product', 'size the market'], 'a trigger list gives its first quoted request of three words or more');
+    assert.equal(quotedRequest('Handles "csv" and "tsv" files from the warehouse export job'), null, 'quotes inside a sentence are not a list');
+    assert.equal(inUserWords('Knowledge and utilities for creating animated GIFs for Slack'), "I'm creating animated GIFs for Slack");
+    assert.equal(inUserWords('Creates and manages Jira issues'), 'Create and manage Jira issues');
+    assert.equal(inUserWords('Tools for the warehouse team'), 'Tools for the warehouse team', 'a plural noun is not a verb');
+    assert.equal(inUserWords('Testing guidelines for React components'), 'Testing guidelines for React components', 'a capitalised -ing noun phrase stays');
+    assert.equal(inUserWords('Supports flowcharts and mind maps'), 'Supports flowcharts and mind maps', 'what a skill supports is not a job to order');
+    assert.equal(inUserWords('清洗 CSV 文件'), '清洗 CSV 文件');
+    assert.deepEqual(['applies', 'fixes', 'analyzes', 'does', 'pushes', 'queries', 'uses'].map(baseForm), ['apply', 'fix', 'analyze', 'do', 'push', 'query', 'use']);
   });
 
   it('skip template text that many skills share', () => {

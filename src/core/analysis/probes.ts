@@ -45,7 +45,7 @@ export function withoutNamedSubject(text: string, name: string): string {
 }
 
 /** Headings that name no topic of the skill. */
-const NOT_A_TOPIC = /^(?:table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|(?:core |the )?workflow|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*|what (?:this skill|it) does|how to use(?: this skill| it)?|usage|overview|examples?|instructions|notes?|tips|requirements|prerequisites|output(?: format)?|summary|introduction|purpose|when to use.*|quick ?start|installation|setup|troubleshooting|faq|概述|简介|使用方法|用法|示例|注意事项|前提条件?|何时使用.*|功能|功能说明|适用场景|使用场景|快速开始)$/iu;
+const NOT_A_TOPIC = /^(?:(?:basic|advanced|simple|common|general|detailed|more|further|additional|other)\s+(?:usage|use|examples?|organization|configuration|options|features|topics|techniques|patterns|notes|tips)|table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|(?:core |the )?workflow|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*|what (?:this skill|it) does|how to use(?: this skill| it)?|usage|overview|examples?|instructions|notes?|tips|requirements|prerequisites|output(?: format)?|summary|introduction|purpose|when to use.*|quick ?start|installation|setup|troubleshooting|faq|概述|简介|使用方法|用法|示例|注意事项|前提条件?|何时使用.*|功能|功能说明|适用场景|使用场景|快速开始)$/iu;
 
 /**
  * A description sentence about how the skill is invoked or what it needs, or an instruction to the
@@ -153,7 +153,7 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
     .filter((s) => !NOT_A_REQUEST.test(s))
     .map((s) => asRequest(s.replace(PROACTIVELY, '')))
     .filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s))
-    .map((s) => withoutNamedSubject(fitSentence(s), doc.name));
+    .map((s) => inUserWords(withoutNamedSubject(fitSentence(quotedRequest(s) ?? s), doc.name)));
   const heads = f.headings
     .map((h) => tidy(h.replace(PICTOGRAPHS, ' ')))
     .filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !META_HEADING.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h)))
@@ -174,6 +174,73 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
   return out;
 }
 
+/**
+ * A sentence made of quoted requests ('"calculate TAM", "size the market", "what's the total
+ * addressable market"'): the first quoted one of at least `MIN_WORDS` words, which is what a user
+ * types; null when the sentence is not such a list (fewer than two quotes, or mostly other words).
+ */
+export function quotedRequest(sentence: string): string | null {
+  const quoted = [...sentence.matchAll(/["“「『]([^"”」』]{2,80})["”」』]/gu)].map((m) => m[1].trim());
+  if (quoted.length < 2) return null;
+  const rest = sentence.replace(/["“「『][^"”」』]{2,80}["”」』]/gu, ' ').replace(/[\s,，、;；:：.。]+|\b(?:or|and|e\.g|like|such as|mentions?)\b|[或和及]/giu, '');
+  if (wordCount(rest) > 4) return null;
+  return quoted.find((q) => wordCount(q) >= MIN_WORDS) ?? null;
+}
+
+/** Plural nouns that open a description's noun phrase ("Tools for …", "Patterns and …"), not verbs. */
+const PLURAL_OPENERS = new Set(['tools', 'guidelines', 'patterns', 'utilities', 'instructions', 'templates', 'scripts', 'tips', 'rules', 'docs', 'skills', 'workflows', 'helpers', 'commands', 'resources', 'techniques', 'examples', 'components', 'notes', 'standards', 'conventions', 'recipes', 'strategies', 'operations', 'best', 'details', 'references', 'utils', 'apis', 'sdks', 'settings', 'options', 'this', 'its', 'his', 'is', 'has', 'was', 'always', 'news', 'analytics', 'physics', 'statistics', 'mathematics', 'economics', 'graphics', 'ethics', 'metrics', 'kubernetes', 'aws', 'ios', 'macos', 'windows', 'express', 'less', 'sass', 'postgres', 'redis', 'canvas', 'jenkins', 'atlas', 'pandas', 'tailwindcss', 'us', 'plus', 'status', 'focus', 'bonus', 'campus', 'corpus', 'process', 'access', 'business', 'success', 'progress', 'address', 'class', 'glass', 'cross', 'gross', 'press', 'stress', 'supports', 'covers', 'includes', 'features', 'contains', 'offers', 'provides', 'lists', 'various', 'numerous', 'previous', 'serious', 'famous', 'obvious', 'continuous', 'autonomous', 'asynchronous', 'synchronous', 'ambiguous']);
+/** Words after an opening plural noun ("Tools for", "Patterns that"): the first word is not a verb. */
+const AFTER_A_NOUN = new Set(['for', 'to', 'of', 'that', 'which', 'are', 'were', 'with', 'in', 'on', 'from', 'by', 'is', 'and', 'or', '&', 'as', 'at', 'when']);
+/** -ing words that are not a verb's gerund. */
+const NOT_GERUNDS = new Set(['string', 'strings', 'thing', 'things', 'nothing', 'something', 'anything', 'everything', 'spring', 'ring', 'king', 'bring', 'during', 'morning', 'evening', 'wing', 'sing', 'sibling', 'swing', 'ceiling', 'pudding', 'viking', 'ping', 'thinking']);
+
+/** The base form of a third-person verb: "analyzes" → "analyze", "applies" → "apply", "fixes" → "fix". */
+export function baseForm(verb: string): string {
+  const lower = verb.toLowerCase();
+  let base: string;
+  if (/[^aeiou]ies$/.test(lower)) base = `${lower.slice(0, -3)}y`;
+  else if (/(?:ss|sh|ch|x|zz|[^aeiou]o)es$/.test(lower)) base = lower.slice(0, -2);
+  else base = lower.slice(0, -1);
+  return verb[0] === verb[0].toUpperCase() ? base[0].toUpperCase() + base.slice(1) : base;
+}
+
+/**
+ * A description sentence in the words a user asks with: a third-person opening verb as an
+ * imperative ("Analyzes earnings calls" → "Analyze earnings calls", "Helps you write" → "Help me
+ * write"), a gerund clause from a "Use when …" sentence as the user's own situation ("building
+ * data-oriented games" → "I'm building data-oriented games"), and a noun phrase for a gerund
+ * ("Knowledge and utilities for creating animated GIFs" → "I'm creating animated GIFs"). English
+ * only; anything else stays as it is.
+ */
+export function inUserWords(sentence: string): string {
+  if (hasCjk(sentence)) return sentence;
+  const helps = /^helps?\s+(?:(?:the\s+)?(?:you|users?|developers?|teams?|agents?)\s+)?(?:to\s+)?(?=\p{L})/iu;
+  if (helps.test(sentence)) {
+    const rest = sentence.replace(helps, '');
+    return `Help me ${/^\p{Ll}+ing\b/u.test(rest) ? 'with ' : ''}${rest}`;
+  }
+  const m = /^(\p{L}[\p{Ll}]+)(?=\s+(\S+))/u.exec(sentence);
+  if (!m) return sentence;
+  const [first, next] = [m[1], m[2]];
+  const lower = first.toLowerCase();
+  const verb = (w: string) => /[^s]s$/.test(w.toLowerCase()) && w.length > 3 && !PLURAL_OPENERS.has(w.toLowerCase());
+  // "Creates and manages Jira issues": two verbs.
+  const two = /^(\p{L}+)\s+(and|or)\s+(\p{Ll}+)\b/u.exec(sentence);
+  if (two && verb(two[1]) && verb(two[3])) return `${baseForm(two[1])} ${two[2]} ${baseForm(two[3])}${sentence.slice(two[0].length)}`;
+  if (verb(first) && !AFTER_A_NOUN.has(next.toLowerCase())) return baseForm(first) + sentence.slice(first.length);
+  // A gerund opens a "Use when …" clause ("building games"); capitalised, only before an article
+  // or a preposition ("Building a CLI"), since "Testing guidelines" is a noun phrase.
+  const gerund = /ing$/.test(lower) && lower.length > 5 && !NOT_GERUNDS.has(lower);
+  if (gerund && (!/^[,;]/.test(sentence.slice(first.length)) || /^,\s+\p{Ll}+ing\b/u.test(sentence.slice(first.length))) && (first === lower || /^(?:a|an|the|your|my|our|with|new|custom)$/i.test(next))) return `I'm ${lower}${sentence.slice(first.length)}`;
+  // A noun phrase of at most five words, then "for" and a gerund: the gerund is the job.
+  const np = /^(?:[\p{L}\-/]+\s+){1,5}?for\s+(\p{Ll}+ing)\b/u.exec(sentence);
+  if (np && !NOT_GERUNDS.has(np[1]) && !/\b(?:use|used|invoke|call)\b/i.test(np[0])) {
+    const out = `I'm ${sentence.slice(np[0].length - np[1].length)}`;
+    if (wordCount(out) >= MIN_WORDS) return out;
+  }
+  return sentence;
+}
+
 /** Emoji and pictographs, which no request types in a heading's place. */
 const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu;
 
@@ -181,7 +248,7 @@ const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu;
  * Headings that say how the skill is written, not what it is for ("Core Principle: SAFETY FIRST",
  * "MISSION", "Critical Implementation Notes", "Postmortem Triggers", "Not for").
  */
-const META_HEADING = /^(?:core principles?|principles?|critical|important|implementation notes|mission|directives?|role|persona|rules|constraints|guidelines|not for|anti-patterns?|red flags|checklist|see also|related skills?|limitations|preamble|(?:step|phase|stage|part)\s*\d+)\b|\btriggers?$|^(?:序言|原则|核心原则|规则|约束|角色|使命|注意|步骤\s*\d+|第\s*[\d一二三四五六七八九十]+\s*[步阶])/iu;
+const META_HEADING = /^(?:core principles?|principles?|critical|important|implementation notes|mission|directives?|role|persona|rules|constraints|guidelines|not for|anti-patterns?|red flags|checklist|see also|related skills?|limitations|preamble|(?:step|phase|stage|part)\s*\d+)\b|\bexamples?\s*\d|\btriggers?$|^(?:序言|原则|核心原则|规则|约束|角色|使命|注意|步骤\s*\d+|第\s*[\d一二三四五六七八九十]+\s*[步阶])/iu;
 
 /** Where a long English sentence's main clause ends: before "by …", "using …", a dash, a colon or a comma. */
 const CLAUSE_END = /\s+(?:by|using|via|so that|in order to|including|such as)\s+|\s*[:;–—]\s+|\s+-\s+|,\s+/iu;
