@@ -274,6 +274,19 @@ describe('the suggested line', () => {
     assert.match(useOtherLine(prep, organizer, tp, words)!, /^For [^,]+(, [^,]+)*( or [^,]+)?, use tax-season-organizer\.$/);
   });
 
+  it('holds no instruction to the agent and no phrase cut before its noun', () => {
+    const self = doc('c/crm-notes', 'crm-notes', 'Keep notes on CRM contacts and log calls.');
+    const other = doc('c/capsule-crm', 'capsule-crm', 'Automate Capsule CRM via Rube MCP: always search tools first for current schemas. Vaex-style exports of large tabular, efficient visualization of big, and pipelines based on webhooks.');
+    const cp = new SkillProfiles([self, other], words);
+    const phrases = distinguishingPhrases(self, other, cp, words);
+    assert.ok(phrases.length > 0);
+    for (const p of phrases) {
+      assert.doesNotMatch(p, /\b(?:always|first)\b/i, `an instruction, not a topic: ${p}`);
+      assert.doesNotMatch(p, /^(?:via|for|based)\b/i, `a phrase starts on a joining word or a participle: ${p}`);
+      assert.doesNotMatch(p, /\b(?:tabular|big|efficient)$/i, `a phrase cut before its noun: ${p}`);
+    }
+  });
+
   it('is left out when the two say the same, and written in Chinese for a Chinese skill', () => {
     assert.equal(useOtherLine(get('a/csv-a'), get('a/csv-b'), profiles, words), null, 'the fix is to merge');
     const zh = [doc('z/a', 'a', '分析运动数据、评估健身进展。'), doc('z/b', 'b', '分析营养数据、评估营养状况、制定饮食计划。')];

@@ -26,6 +26,26 @@ const OPENERS = new Set([
   'comprehensive', 'production-ready', 'automate', 'handle', 'handles', 'perform', 'apply', 'get', 'set', 'do',
 ]);
 
+/** Words of an instruction to the agent, not of a topic ("always search tools first", "accepts optional arguments"). */
+const INSTRUCTION = /^(?:always|never|first|must|should|explicitly|accepts|optional|arguments?|proactively|mentions?|requests?|asks?)$/i;
+
+/** A past participle that opens a cut clause ("based on …", "used as …", "inspired by …"). */
+const PARTICIPLE = /^(?:\p{Ll}+ed|known|given|including|specializing|leveraging|when|where|while)$/u;
+
+/**
+ * A word that modifies a noun but is none ("large tabular", "big", "detailed", "efficient",
+ * "scalable"): a phrase ending on one was cut before its noun. English suffixes of adjectives and
+ * adverbs; a capitalised word (a name: "Bengal") never counts.
+ */
+function cutModifier(word: string): boolean {
+  const w = word.toLowerCase();
+  if (!/^\p{Ll}/u.test(word) || NOUNS_LIKE_MODIFIERS.has(w)) return false;
+  return MODIFIERS.has(w) || (w.length > 4 && /(?:[^e]ed|ly|ive|ous|ful|able|ible|ular|ical)$/.test(w));
+}
+const MODIFIERS = new Set(['big', 'large', 'small', 'fast', 'new', 'old', 'high', 'low', 'good', 'best', 'more', 'less', 'many', 'few', 'other', 'real', 'full', 'deep', 'bold', 'clear', 'hard', 'difficult', 'efficient', 'robust', 'modern', 'complex', 'simple', 'advanced', 'basic', 'specific', 'relevant', 'important', 'different']);
+/** Nouns with an adjective's ending. */
+const NOUNS_LIKE_MODIFIERS = new Set(['table', 'tables', 'cable', 'variable', 'variables', 'deliverable', 'deliverables', 'archive', 'drive', 'directive', 'objective', 'executive', 'alternative', 'narrative', 'initiative', 'perspective', 'derivative', 'incentive', 'primitive', 'representative', 'supply', 'reply', 'family', 'assembly', 'anomaly', 'monopoly', 'butterfly', 'embed', 'hundred', 'bed', 'shed', 'thread', 'spreadsheet', 'feed', 'seed', 'need', 'speed', 'schedule', 'module', 'bible', 'invoice', 'nominee']);
+
 /** Words that join two distinguishing words into one phrase ("management of secrets", "Stripe for contractors"). */
 const JOINERS = new Set(['of', 'for', 'and', 'in', 'on', 'with', 'to', 'from', 'by', 'or', 'per', 'via', 'into', '&']);
 
@@ -61,8 +81,21 @@ function englishPhrases(description: string, fresh: (word: string) => number | n
   for (const words of englishClauses(description)) {
     let run: { word: string; score: number; index: number }[] = [];
     const flush = () => {
-      while (run.length && run[run.length - 1].score === 0) run.pop();
-      while (run.length && (OPENERS.has(run[0].word.toLowerCase()) || opensWithVerb(run[0].word, run[0].index, words.length))) run.shift();
+      // A run with an instruction to the agent in it ("always search tools first") is no topic.
+      if (run.some((r) => INSTRUCTION.test(r.word))) run = [];
+      for (let changed = true; changed && run.length; ) {
+        changed = false;
+        while (run.length && (run[run.length - 1].score === 0 || (run.length > 1 && cutModifier(run[run.length - 1].word)))) {
+          run.pop();
+          changed = true;
+        }
+        while (run.length && (run[0].score === 0 || JOINERS.has(run[0].word.toLowerCase()) || OPENERS.has(run[0].word.toLowerCase()) || PARTICIPLE.test(run[0].word) || opensWithVerb(run[0].word, run[0].index, words.length))) {
+          run.shift();
+          changed = true;
+        }
+      }
+      // One word left that only modifies ("detailed", "difficult"): the noun it modified was cut.
+      if (run.length === 1 && cutModifier(run[0].word)) run = [];
       if (run.length) phrases.push({ text: inline(run.map((r) => r.word), run[0].index === 0), score: run.reduce((n, r) => n + r.score, 0), at: at++ });
       run = [];
     };
