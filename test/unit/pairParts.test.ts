@@ -23,7 +23,7 @@ describe('probe requests', () => {
     assert.deepEqual(probes.map((p) => p.source), ['test', 'description', 'heading', 'description']);
     assert.equal(probes[0].query, 'fuzz my JSON parser');
     assert.equal(probes[1].query, 'coverage-guided Python fuzzer based on libFuzzer', 'the subject naming the skill goes');
-    assert.equal(probes[2].query, 'Writing a fuzz target, Running on CI', 'a table of contents names no topic');
+    assert.equal(probes[2].query, 'Help me with writing a fuzz target, running on CI', 'a table of contents names no topic; a heading is asked about');
     const long = probes[3].query;
     assert.ok(long.split(/\s+/).length <= 24, long);
     const source = d.description.replace(/\s+/g, ' ');
@@ -79,6 +79,8 @@ describe('probe requests', () => {
     const quoted = doc('a/tam', 'market-sizing', 'Estimate the size of a market for a product. Use when the user says "calculate TAM", "size the market", "what\'s the total addressable market".');
     assert.deepEqual(probeRequests(quoted, [], 3).map((p) => p.query), ['Estimate the size of a market for a product', 'size the market'], 'a trigger list gives its first quoted request of three words or more');
     assert.equal(quotedRequest('Handles "csv" and "tsv" files from the warehouse export job'), null, 'quotes inside a sentence are not a list');
+    assert.equal(quotedRequest("当用户提到 'Linux故障排查'、'系统诊断'、'服务故障' 时使用"), 'Linux故障排查', 'a Chinese list in single quotes');
+    assert.equal(quotedRequest("Use when the user's build fails or the team's CI is red"), null, 'apostrophes are not quotes');
     assert.equal(inUserWords('Knowledge and utilities for creating animated GIFs for Slack'), "I'm creating animated GIFs for Slack");
     assert.equal(inUserWords('Creates and manages Jira issues'), 'Create and manage Jira issues');
     assert.equal(inUserWords('Tools for the warehouse team'), 'Tools for the warehouse team', 'a plural noun is not a verb');

@@ -158,7 +158,8 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
     .map((h) => tidy(h.replace(PICTOGRAPHS, ' ')))
     .filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !META_HEADING.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h)))
     .slice(0, 2);
-  const headingProbe = heads.join(hasCjk(heads.join('')) ? '，' : ', ');
+  // Headings are topics ("Spring Boot Best Practices"): in English a user asks for help with one.
+  const headingProbe = hasCjk(heads.join('')) ? heads.join('，') : heads.length ? `Help me with ${heads.map(sentenceCase).join(', ')}` : '';
   const written: Probe[] = [];
   sentences.forEach((s, i) => {
     written.push({ query: s, source: 'description' });
@@ -180,9 +181,11 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
  * types; null when the sentence is not such a list (fewer than two quotes, or mostly other words).
  */
 export function quotedRequest(sentence: string): string | null {
-  const quoted = [...sentence.matchAll(/["“「『]([^"”」』]{2,80})["”」』]/gu)].map((m) => m[1].trim());
+  // Single quotes only around Chinese ('Linux故障排查'、'系统诊断'): in English they are apostrophes.
+  const quote = hasCjk(sentence) ? /["“「『'‘]([^"”」』'’]{2,80})["”」』'’]/gu : /["“「『]([^"”」』]{2,80})["”」』]/gu;
+  const quoted = [...sentence.matchAll(quote)].map((m) => m[1].trim());
   if (quoted.length < 2) return null;
-  const rest = sentence.replace(/["“「『][^"”」』]{2,80}["”」』]/gu, ' ').replace(/[\s,，、;；:：.。]+|\b(?:or|and|e\.g|like|such as|mentions?)\b|[或和及]/giu, '');
+  const rest = sentence.replace(quote, ' ').replace(/[\s,，、;；:：.。]+|\b(?:or|and|e\.g|like|such as|mentions?)\b|[或和及]/giu, '');
   if (wordCount(rest) > 4) return null;
   return quoted.find((q) => wordCount(q) >= MIN_WORDS) ?? null;
 }
@@ -239,6 +242,11 @@ export function inUserWords(sentence: string): string {
     if (wordCount(out) >= MIN_WORDS) return out;
   }
   return sentence;
+}
+
+/** A heading in sentence case ("Writing a fuzz target") lower-cased at its first word inside a sentence; a title ("Spring Boot") stays. */
+function sentenceCase(heading: string): string {
+  return /^\p{Lu}\p{Ll}+\s+\p{Ll}/u.test(heading) ? heading[0].toLowerCase() + heading.slice(1) : heading;
 }
 
 /** Emoji and pictographs, which no request types in a heading's place. */
