@@ -190,7 +190,11 @@ export function quotedRequest(sentence: string): string | null {
   return quoted.find((q) => wordCount(q) >= MIN_WORDS) ?? null;
 }
 
-/** Plural nouns that open a description's noun phrase ("Tools for …", "Patterns and …"), not verbs. */
+/**
+ * Opening words ending in "s" that no imperative replaces: plural nouns of a noun phrase ("Tools
+ * for …"), names and adjectives ("Kubernetes", "various"), and verbs that say what a skill holds
+ * rather than a job ("Supports …", "Covers …").
+ */
 const PLURAL_OPENERS = new Set(['tools', 'guidelines', 'patterns', 'utilities', 'instructions', 'templates', 'scripts', 'tips', 'rules', 'docs', 'skills', 'workflows', 'helpers', 'commands', 'resources', 'techniques', 'examples', 'components', 'notes', 'standards', 'conventions', 'recipes', 'strategies', 'operations', 'best', 'details', 'references', 'utils', 'apis', 'sdks', 'settings', 'options', 'this', 'its', 'his', 'is', 'has', 'was', 'always', 'news', 'analytics', 'physics', 'statistics', 'mathematics', 'economics', 'graphics', 'ethics', 'metrics', 'kubernetes', 'aws', 'ios', 'macos', 'windows', 'express', 'less', 'sass', 'postgres', 'redis', 'canvas', 'jenkins', 'atlas', 'pandas', 'tailwindcss', 'us', 'plus', 'status', 'focus', 'bonus', 'campus', 'corpus', 'process', 'access', 'business', 'success', 'progress', 'address', 'class', 'glass', 'cross', 'gross', 'press', 'stress', 'supports', 'covers', 'includes', 'features', 'contains', 'offers', 'provides', 'lists', 'various', 'numerous', 'previous', 'serious', 'famous', 'obvious', 'continuous', 'autonomous', 'asynchronous', 'synchronous', 'ambiguous']);
 /** Words after an opening plural noun ("Tools for", "Patterns that"): the first word is not a verb. */
 const AFTER_A_NOUN = new Set(['for', 'to', 'of', 'that', 'which', 'are', 'were', 'with', 'in', 'on', 'from', 'by', 'is', 'and', 'or', '&', 'as', 'at', 'when']);
@@ -233,8 +237,10 @@ export function inUserWords(sentence: string): string {
   if (verb(first) && !AFTER_A_NOUN.has(next.toLowerCase())) return baseForm(first) + sentence.slice(first.length);
   // A gerund opens a "Use when …" clause ("building games"); capitalised, only before an article
   // or a preposition ("Building a CLI"), since "Testing guidelines" is a noun phrase.
+  // A list of gerunds ("creating, analyzing and …") is one; "engineering, product" is nouns.
+  const tail = sentence.slice(first.length);
   const gerund = /ing$/.test(lower) && lower.length > 5 && !NOT_GERUNDS.has(lower);
-  if (gerund && (!/^[,;]/.test(sentence.slice(first.length)) || /^,\s+\p{Ll}+ing\b/u.test(sentence.slice(first.length))) && (first === lower || /^(?:a|an|the|your|my|our|with|new|custom)$/i.test(next))) return `I'm ${lower}${sentence.slice(first.length)}`;
+  if (gerund && (!/^[,;]/.test(tail) || /^,\s+\p{Ll}+ing\b/u.test(tail)) && (first === lower || /^(?:a|an|the|your|my|our|with|new|custom)$/i.test(next))) return `I'm ${lower}${tail}`;
   // A noun phrase of at most five words, then "for" and a gerund: the gerund is the job.
   const np = /^(?:[\p{L}\-/]+\s+){1,5}?for\s+(\p{Ll}+ing)\b/u.exec(sentence);
   if (np && !NOT_GERUNDS.has(np[1]) && !/\b(?:use|used|invoke|call)\b/i.test(np[0])) {

@@ -83,17 +83,9 @@ function englishPhrases(description: string, fresh: (word: string) => number | n
     const flush = () => {
       // A run with an instruction to the agent in it ("always search tools first") is no topic.
       if (run.some((r) => INSTRUCTION.test(r.word))) run = [];
-      for (let changed = true; changed && run.length; ) {
-        changed = false;
-        while (run.length && (run[run.length - 1].score === 0 || (run.length > 1 && cutModifier(run[run.length - 1].word)))) {
-          run.pop();
-          changed = true;
-        }
-        while (run.length && (run[0].score === 0 || JOINERS.has(run[0].word.toLowerCase()) || OPENERS.has(run[0].word.toLowerCase()) || PARTICIPLE.test(run[0].word) || opensWithVerb(run[0].word, run[0].index, words.length))) {
-          run.shift();
-          changed = true;
-        }
-      }
+      // Trimming the front never changes the last word, so one pass from each end is enough.
+      while (run.length && (run[run.length - 1].score === 0 || (run.length > 1 && cutModifier(run[run.length - 1].word)))) run.pop();
+      while (run.length && (run[0].score === 0 || JOINERS.has(run[0].word.toLowerCase()) || OPENERS.has(run[0].word.toLowerCase()) || PARTICIPLE.test(run[0].word) || opensWithVerb(run[0].word, run[0].index, words.length))) run.shift();
       // One word left that only modifies ("detailed", "difficult"): the noun it modified was cut.
       if (run.length === 1 && cutModifier(run[0].word)) run = [];
       if (run.length) phrases.push({ text: inline(run.map((r) => r.word), run[0].index === 0), score: run.reduce((n, r) => n + r.score, 0), at: at++ });
