@@ -234,8 +234,8 @@ describe('queries file', () => {
     ].join('\n');
     const qs = parseQueries(text);
     assert.equal(qs.length, 2);
-    assert.deepEqual(qs[0], { id: 'q1', line: 1, query: 'pdf tables', skillIds: ['a'], alsoOk: ['b'], not: [], k: 1, direction: 'en2en' });
-    assert.deepEqual(qs[1], { id: 'line-3', line: 3, query: 'two things', skillIds: ['a', 'c'], alsoOk: [], not: [] });
+    assert.deepEqual(qs[0], { id: 'q1', line: 1, query: 'pdf tables', skillIds: ['a'], alsoOk: ['b'], not: [], noSkill: false, k: 1, direction: 'en2en' });
+    assert.deepEqual(qs[1], { id: 'line-3', line: 3, query: 'two things', skillIds: ['a', 'c'], alsoOk: [], not: [], noSkill: false });
   });
 
   it('reports every problem with its line number', () => {
@@ -266,16 +266,21 @@ describe('queries file', () => {
     );
   });
 
-  it('reads negatives: no skill should answer ("skill_ids": [] or "not": []), or named skills must not come first', () => {
+  it('reads negatives: no skill should answer ("skill_ids": [] or "not": []), or named skills must not come first (a "not" list alone says only that)', () => {
     const qs = parseQueries(
       [
         '{"id": "n1", "query": "Explain TCP and UDP", "not": [], "category": "negative"}',
         '{"id": "n2", "query": "Write a Flask API", "skill_ids": []}',
         '{"id": "b1", "query": "Blazor component", "skill_ids": ["ui"], "not": ["devops"]}',
         '{"id": "b2", "query": "only a boundary", "not": ["router"], "skill_ids": ["api"]}',
+        '{"id": "b3", "query": "Repair this corrupt pack", "not": ["diagnose"]}',
+        '{"id": "n3", "query": "Write a Flask API", "skill_ids": [], "not": ["api"]}',
       ].join('\n'),
     );
-    assert.deepEqual(qs.map((q) => [q.id, q.skillIds, q.not]), [['n1', [], []], ['n2', [], []], ['b1', ['ui'], ['devops']], ['b2', ['api'], ['router']]]);
+    assert.deepEqual(
+      qs.map((q) => [q.id, q.skillIds, q.not, q.noSkill]),
+      [['n1', [], [], true], ['n2', [], [], true], ['b1', ['ui'], ['devops'], false], ['b2', ['api'], ['router'], false], ['b3', [], ['diagnose'], false], ['n3', [], ['api'], true]],
+    );
     assert.throws(() => parseQueries('{"query": "x", "skill_ids": ["a"], "not": ["a"]}'), /both in "skill_ids" and in "not"/);
     assert.throws(() => parseQueries('{"query": "x"}'), /"skill_ids" must be an array/, 'a request with neither is still a mistake');
   });
@@ -394,19 +399,22 @@ describe('runEval with a fake library', () => {
         '{"id": "n1", "query": "explain tcp and udp", "not": []}',
         '{"id": "n2", "query": "pdf files question", "skill_ids": []}',
         '{"id": "b1", "query": "csv tables charts", "skill_ids": ["c/chart"], "not": ["c/pdf"]}',
+        // An author's "not a job for c/chart" test: c/pdf may answer it, and does.
+        '{"id": "b2", "query": "pdf tables", "not": ["c/chart"]}',
+        '{"id": "b3", "query": "csv charts plot", "not": ["c/chart"]}',
       ].join('\n'),
     );
     const { out, io: cli } = io();
     assert.equal(await runEval(['--library', 'lib', '--queries', 'n.jsonl', '--json', '--quiet', '--per-query', 'pq.jsonl'], cli, deps), 0, out.stderr);
     const report = JSON.parse(out.stdout);
     assert.equal(report.n, 3, 'metrics over the three requests that need a skill');
-    assert.deepEqual(report.negatives, { n: 3, passed: 2, noSkill: { n: 2, passed: 1 }, boundary: { n: 1, passed: 1 } });
+    assert.deepEqual(report.negatives, { n: 5, passed: 3, noSkill: { n: 2, passed: 1 }, boundary: { n: 3, passed: 2 } }, 'a `not` list alone is a boundary test, not a no-skill request');
     assert.equal(report.abstained, 1, '"charts" shares one word only: no skill fits, though it needs one');
     const lines = readFileSync(join(dir, 'pq.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => [l.id, l.negative_held ?? null, l.match]), [['p1', null, 'strong'], ['p2', null, 'none'], ['n1', true, 'none'], ['n2', false, 'strong'], ['b1', true, 'strong']]);
+    assert.deepEqual(lines.map((l) => [l.id, l.negative_held ?? null, l.match]), [['p1', null, 'strong'], ['p2', null, 'none'], ['n1', true, 'none'], ['n2', false, 'strong'], ['b1', true, 'strong'], ['b2', true, 'strong'], ['b3', false, 'strong']]);
     const text = io();
     assert.equal(await runEval(['--library', 'lib', '--queries', 'n.jsonl', '--quiet'], text.io, deps), 0);
-    assert.match(text.out.stdout, /negatives: 2 of 3 held \(no skill should answer: 1\/2; named skills kept off the top: 1\/1\)/);
+    assert.match(text.out.stdout, /negatives: 3 of 5 held \(no skill should answer: 1\/2; named skills kept off the top: 2\/3\)/);
     assert.match(text.out.stdout, /abstained: 1 of 3 requests that need a skill got "no skill fits"/);
   });
 

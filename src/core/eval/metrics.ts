@@ -224,16 +224,29 @@ export interface RoutedAnswer {
   results: readonly { id: string; relevant?: boolean }[];
 }
 
+/** The negative part of a labelled request (`EvalQuery`'s `skillIds`, `not`, `noSkill`). */
+export interface NegativePart {
+  required: readonly string[];
+  not: readonly string[];
+  /** No skill should answer; when absent, a request that requires none is taken as such. */
+  noSkill?: boolean;
+}
+
 /**
- * Whether an answer keeps a query's negative part: a request no skill should answer (`required`
- * empty) must get `match: "none"` or no relevant result; skills in `not` must not be the first
- * relevant result. Null when the query has no negative part.
+ * Whether an answer keeps a query's negative part: a request no skill should answer must get
+ * `match: "none"` or no relevant result; skills in `not` must not be the first relevant result (a
+ * `not` list without required skills says only that: another skill may answer). Null when the
+ * query has no negative part.
  */
-export function negativeHeld(q: { required: readonly string[]; not: readonly string[] }, answer: RoutedAnswer): boolean | null {
+export function negativeHeld(q: NegativePart, answer: RoutedAnswer): boolean | null {
   const first = answer.match === 'none' ? undefined : answer.results.find((r) => r.relevant !== false);
-  if (q.required.length === 0) return first === undefined;
+  if (isNoSkill(q)) return first === undefined;
   if (!q.not.length) return null;
   return first === undefined || !q.not.includes(first.id);
+}
+
+function isNoSkill(q: NegativePart): boolean {
+  return q.required.length === 0 && (q.noSkill ?? true);
 }
 
 /** Whether a request that needs skills got `match: "none"` (the router abstained). */
@@ -254,10 +267,10 @@ export function emptyTally(): NegativeTally {
 }
 
 /** Adds one query's negative part to `tally`; returns whether it held (null: it has none). */
-export function tallyNegative(tally: NegativeTally, q: { required: readonly string[]; not: readonly string[] }, answer: RoutedAnswer): boolean | null {
+export function tallyNegative(tally: NegativeTally, q: NegativePart, answer: RoutedAnswer): boolean | null {
   const held = negativeHeld(q, answer);
   if (held === null) return null;
-  const kind = q.required.length ? tally.boundary : tally.noSkill;
+  const kind = isNoSkill(q) ? tally.noSkill : tally.boundary;
   tally.n++;
   kind.n++;
   if (held) {

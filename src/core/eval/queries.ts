@@ -2,8 +2,9 @@
  * Labelled routing queries in JSON Lines, one object a line:
  * `{"id"?, "query", "skill_ids": [...], "also_ok"?: [...], "not"?: [...], "k"?, "direction"?}`.
  * Negatives: `"skill_ids": []` (or no `skill_ids` with `"not": []`) is a request no skill should
- * answer; `"not": [ids]` names skills that must not come first. Other keys (such as `style`) are
- * ignored. Blank lines are skipped.
+ * answer; `"not": [ids]` names skills that must not come first, and alone (no `skill_ids`) it says
+ * only that: another skill of the library may answer ("this is not a job for X"). Other keys (such
+ * as `style`) are ignored. Blank lines are skipped.
  */
 
 export interface EvalQuery {
@@ -18,6 +19,11 @@ export interface EvalQuery {
   alsoOk: string[];
   /** Skills that must not come first (a boundary negative); empty when the file names none. */
   not: string[];
+  /**
+   * Whether no skill should answer (`"skill_ids": []`, or `"not": []` alone). False for a `not` list
+   * without `skill_ids`: it names who must not answer, not that nobody should.
+   */
+  noSkill: boolean;
   /** The `k` field when given; it must equal `skillIds.length`. */
   k?: number;
   /** Skill language then query language: `en2en`, `en2zh`, `zh2zh`, `zh2en`. */
@@ -80,7 +86,7 @@ export function parseQueries(text: string, source = 'queries.jsonl'): EvalQuery[
     if (typeof query !== 'string' || query.trim() === '') here.push('"query" must be a non-empty string');
     const not = record.not === undefined ? [] : stringList(record.not, 'not', here);
     // A request that names no skill to expect (and says so with `"not": []` or `"skill_ids": []`)
-    // is one no skill should answer.
+    // is one no skill should answer; a `not` list alone only keeps its skills off the top.
     const skillIds = record.skill_ids === undefined && record.not !== undefined ? [] : stringList(record.skill_ids, 'skill_ids', here);
     const alsoOk = record.also_ok === undefined ? [] : stringList(record.also_ok, 'also_ok', here);
     if (skillIds && not && skillIds.some((id) => not.includes(id))) here.push('a skill cannot be both in "skill_ids" and in "not"');
@@ -115,6 +121,7 @@ export function parseQueries(text: string, source = 'queries.jsonl'): EvalQuery[
       skillIds: skillIds as string[],
       alsoOk: (alsoOk as string[]).filter((s) => !(skillIds as string[]).includes(s)),
       not: not as string[],
+      noSkill: (skillIds as string[]).length === 0 && (record.skill_ids !== undefined || (not as string[]).length === 0),
       ...(typeof k === 'number' ? { k } : {}),
       ...(typeof direction === 'string' ? { direction } : {}),
     });
