@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import yaml from 'js-yaml';
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +40,8 @@ const arr = (x) => (x === undefined || x === null ? [] : Array.isArray(x) ? x : 
 
 /**
  * Each library: where its skills and tests live at the pinned commit, and how its cases map to
- * rows. `parse(read)` returns rows `{id, query, skills?, alsoOk?, not?, source, extra?}` (a row
+ * rows. `parse(read, files, text)` (`read`: a JSON file, `files`: the paths, `text`: a file as
+ * UTF-8) returns rows `{id, query, skills?, alsoOk?, not?, source, extra?}` (a row
  * with `skills` is a positive, its `not` the neighbours that must not come first; a row with only
  * `not` is a negative, `not: []` meaning no skill of the library should fire) or
  * `{id, source, drop}` for a case that cannot be converted.
@@ -304,6 +306,34 @@ const LIBRARIES = [
       return rows;
     },
   },
+  {
+    name: 'confluence',
+    repo: 'grandcamel/Confluence-Assistant-Skills',
+    commit: 'ef05652351fc5c643bd62db512dc53a092f1b0b9',
+    skillLang: 'en',
+    tests: ['tests/e2e/test_cases.yaml'],
+    rules: [
+      '`tests/e2e/test_cases.yaml` (suites of `{id, name, prompt, expect}`): the suite `confluence_<x>` tests the skill `confluence-<x>`, so each of its prompts is a positive (k=1) for that skill.',
+      'The hub `confluence-assistant` ("Central hub for Confluence operations - routes requests to specialized skills"): its suite\'s `discover_assistant` prompt ("What Confluence skills are available?") is a positive for the hub; its `routing_test` ("How do I create a Confluence page?", expecting `confluence-page` or `create_page` in the answer) is a positive for `confluence-page`.',
+      'The `plugin_installation` and `error_handling` suites test installation and error messages, not routing: dropped.',
+    ],
+    parse(_read, _files, text) {
+      const src = 'tests/e2e/test_cases.yaml';
+      const doc = yaml.load(text(src));
+      const rows = [];
+      for (const [suite, body] of Object.entries(doc.suites)) {
+        for (const t of body.tests) {
+          if (!suite.startsWith('confluence_')) {
+            rows.push({ id: t.id, source: src, drop: `suite ${suite} tests installation or errors, not routing` });
+            continue;
+          }
+          const skill = t.id === 'routing_test' ? 'confluence-page' : suite.replace(/_/g, '-');
+          rows.push({ id: t.id, query: t.prompt, skills: [skill], source: src, extra: { suite } });
+        }
+      }
+      return rows;
+    },
+  },
 ];
 
 function convert(lib) {
@@ -342,7 +372,7 @@ function convert(lib) {
     ids.set(id, n + 1);
     return n ? `${id}~${n + 1}` : id;
   };
-  for (const row of lib.parse(read, () => files)) {
+  for (const row of lib.parse(read, () => files, (p) => blob(p).toString('utf8'))) {
     if (row.drop) {
       dropped.push({ id: row.id, why: row.drop });
       continue;
@@ -434,7 +464,7 @@ function sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, 
     '',
     ...lib.rules.map((r) => `- ${r}`),
     '',
-    'A positive\'s `not` lists the skills the authors say this request must not reach (bench/libraries.ts counts it under "boundary held"). A negative with `not: [x]` is a request the authors say must not trigger `x` and name no skill it should trigger; note that the bench\'s metric (`negativeHeld` in src/core/eval/metrics.ts) scores every row without `skill_ids` as a no-skill request (held only when nothing is returned), which is stricter than the authors\' "not x".',
+    'A positive\'s `not` lists the skills the authors say this request must not reach (bench/libraries.ts counts it under "boundary held"). A negative with `not: [x]` is a request the authors say must not trigger `x` and name no skill it should trigger; the bench (`negativeHeld` in src/core/eval/metrics.ts) counts it with the boundary negatives: held when `x` is not the first relevant result (another skill may answer). Only `not: []` is a request no skill should answer.',
     '',
     'Common rules (bench/realsuites/convert.mjs): skill id = the SKILL.md folder name; only SKILL.md files are copied, byte-identical to the commit; queries are the authors\' text; a case naming a skill absent from the library is dropped; positives (negatives) with the same query and skill set are deduplicated, first kept; ids are the authors\' where they have them (a `~N` suffix marks a repeated id); direction = query language (from its script) `2` the skills\' language. Fields beyond the common schema are informational.',
     '',
