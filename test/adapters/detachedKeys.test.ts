@@ -82,7 +82,7 @@ describe('keys cut from bodies do not keep the bodies', () => {
   it('reference keys, per skill and in their cache, keep the keys only', async () => {
     const cache = await FileReferenceCache.open(dir, silent);
     let keys: readonly string[] = [];
-    const held = heldAfter(englishBody, (body) => (keys = cachedReferenceKeys({ hash: 'h1', body }, cache)));
+    const held = heldAfter(englishBody, (body) => (keys = cachedReferenceKeys({ hash: 'h1', description: '', body }, cache)));
     assert.ok(held < 8, `${held.toFixed(1)} MB held`);
     assert.ok(keys.includes('pdf-extraction-toolkit'), keys.join(' '));
   });

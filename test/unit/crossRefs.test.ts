@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { nameKeys, ownBody, referenceKeys, SkillNames } from '../../src/core/route/crossRefs';
+import { nameKeys, ownBody, ownDescription, referenceKeys, SkillNames } from '../../src/core/route/crossRefs';
 import { createSkillService } from '../../src/core/route/skillService';
 import { SkillEntry } from '../../src/core/route/skillEntry';
 import type { SkillDoc } from '../../src/core/types';
@@ -68,5 +68,35 @@ describe('cross-references between skills', () => {
     assert.equal(await top(request), 'dotnet-ui', "now the line names a sibling: it is not the router's own text");
     await svc.updateFile(ref, null);
     assert.equal(await top(request), 'using-dotnet', 'the sibling gone, the line is the router\'s again');
+  });
+
+  it("drops a hub description's sentences that name its siblings, when it names two or more", () => {
+    const names = new SkillNames(docs);
+    const self = docs[3];
+    const hub = 'Routes .NET requests to the right skill. Use dotnet-ui for Blazor pages and forms; dotnet-devops for CI pipelines. Loads coding standards first.';
+    const mentions = names.mentions(self, referenceKeys(hub));
+    assert.deepEqual(mentions, ['dotnet-devops', 'dotnet-ui']);
+    assert.equal(ownDescription(hub, mentions), 'Routes .NET requests to the right skill. Loads coding standards first.', 'the dot of .NET ends no sentence');
+    assert.equal(ownDescription('Use dotnet-ui for Blazor pages; dotnet-devops for CI.', mentions), '', 'a hub that only lists its siblings has no words of its own');
+    const one = 'Builds Blazor pages with dotnet-ui conventions. Handles forms.';
+    assert.equal(ownDescription(one, mentions), one, 'one other skill named: the sentence may be the skill\'s own job');
+    // The routing view reads the own description; the document keeps the author's.
+    const doc = { ...self, hash: 'h', description: hub, body: '' } as unknown as SkillDoc;
+    const entry = new SkillEntry(doc, [], mentions, [], 0);
+    assert.equal(entry.routing.description, ownDescription(hub, mentions));
+    assert.equal(doc.description, hub);
+  });
+
+  it('routes a sibling\'s request to the sibling when a hub lists it in its description', async () => {
+    const files = new Map<string, string>([
+      ['dotnet-hub/SKILL.md', skill('dotnet-hub', 'Routes .NET work to the right skill. Use dotnet-ui for Blazor components, forms and validation; dotnet-devops for CI pipelines and workflows.', '## Multi-step work\nRun the skills in order.')],
+      ['dotnet-ui/SKILL.md', skill('dotnet-ui', 'Builds .NET user interfaces: Razor pages and desktop apps.', '## Components\nParameters and event callbacks.')],
+      ['dotnet-devops/SKILL.md', skill('dotnet-devops', 'Configures .NET CI/CD with GitHub Actions.', '## Workflows\nReusable workflows and caching.')],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files) });
+    await svc.index();
+    const top = async (q: string) => (await svc.route(q, { k: 3, passages: false })).candidates[0]?.skillId;
+    assert.equal(await top('Blazor components with form validation'), 'dotnet-ui');
+    assert.equal(await top('set up CI pipelines and workflows'), 'dotnet-devops');
   });
 });

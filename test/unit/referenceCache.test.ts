@@ -106,9 +106,9 @@ describe('FileReferenceCache (reference keys of skill bodies by content)', () =>
 
   it('cachedReferenceKeys scans a body once per content and version, then reads the cache', async () => {
     const c = await FileReferenceCache.open(dir, logger);
-    const doc = { hash: 'h1', body: 'For deployment use [skill:dotnet-devops]; see `docx` and the pdf-extract skill.' };
+    const doc = { hash: 'h1', description: 'Routes to csv-cleaner and chart-maker.', body: 'For deployment use [skill:dotnet-devops]; see `docx` and the pdf-extract skill.' };
     const scanned = cachedReferenceKeys(doc, c);
-    assert.deepEqual(scanned, [...referenceKeys(doc.body)]);
+    assert.deepEqual(scanned, [...referenceKeys(doc.description), ...referenceKeys(doc.body)], 'the description is read as well as the body');
     assert.equal(referenceKey(doc), `h1:${REFERENCE_VERSION}`);
     assert.deepEqual(c.get(referenceKey(doc)), scanned);
     await c.flush(new Set([referenceKey(doc)]));

@@ -65,13 +65,13 @@ export interface ParseCache {
 }
 
 /**
- * Bump when what `referenceKeys` (route/crossRefs.ts) finds in the same body changes, so
- * persisted keys are not reused.
+ * Bump when what `referenceKeys` (route/crossRefs.ts) finds in the same skill changes, so
+ * persisted keys are not reused (2: the description is read as well as the body).
  */
-export const REFERENCE_VERSION = 1;
+export const REFERENCE_VERSION = 2;
 
 /**
- * Persistent reference keys of skill bodies (the names a body could cite, see crossRefs.ts) by
+ * Persistent reference keys of skills (the names a description or body could cite, see crossRefs.ts) by
  * skill content: a reopen matches them against the library's names without scanning every body.
  * Keys hold the skill's hash and `REFERENCE_VERSION`.
  */

@@ -6,7 +6,9 @@
  * its siblings answer. Routing therefore reads a skill's *own* body: its body with the lines that
  * name another skill of the library blanked (blank, not removed, so line numbers still point into
  * the file). On the shared dotnet library (9 skills, its authors' 43 routing tests) this alone
- * took Hit@1 from 67.4 to 79.1 (docs/retrieval-log.md, section 13).
+ * took Hit@1 from 67.4 to 79.1 (docs/retrieval-log.md, section 13). A hub's description does the
+ * same in sentences ("Use csv-cleaner for cleaning messy CSV files; chart-maker for plots"): a
+ * description that names two or more other skills of the library drops each sentence naming one.
  *
  * A skill is named by its front-matter name or its folder name. A name with a separator
  * (`dotnet-ui`, `pdf_extract`) counts as a whole token anywhere; a one-word name (`docx`) only as
@@ -77,9 +79,30 @@ function lineKeys(text: string): string[] {
   return out;
 }
 
-/** Every reference key in a body: kept per skill version, matched against the library's names. */
-export function referenceKeys(body: string): Set<string> {
-  return new Set(lineKeys(body));
+/** Every reference key in a text: kept per skill version, matched against the library's names. */
+export function referenceKeys(text: string): Set<string> {
+  return new Set(lineKeys(text));
+}
+
+// A description's sentences: ends of sentences and semicolons (a hub lists "X for a; Y for b"),
+// followed by a space in Latin text (not the dot of ".NET" or "v1.2").
+const SENTENCE_END = /(?<=[.!?;])\s+|(?<=[。！？；])/u;
+
+/**
+ * The description without the sentences that name one of `mentioned`, when it names at least two
+ * of them (a hub listing its siblings): what is left says what the skill itself does. Empty when
+ * every sentence names another skill. A description naming one other skill keeps it: a hyphenated
+ * word such as "GDPR-compliant" or "browser-use-sdk" can be some skill's name in a large library,
+ * and the sentence holding it is often the skill's own job.
+ */
+export function ownDescription(description: string, mentioned: readonly string[]): string {
+  if (mentioned.length < 2) return description;
+  const names = new Set(mentioned);
+  const sentences = description.split(SENTENCE_END);
+  const named = sentences.map((s) => lineKeys(s).filter((k) => names.has(k)));
+  if (new Set(named.flat()).size < 2) return description;
+  const kept = sentences.filter((_, i) => !named[i].length);
+  return kept.join(' ').trim();
 }
 
 /** Which skills of a library each key names (a key can name several: copies in two collections). */
@@ -148,15 +171,15 @@ export function referenceKey(doc: Pick<SkillDoc, 'hash'>): string {
 }
 
 /**
- * `referenceKeys` of a skill's body, each once, from `cache` when it holds them for this content
- * (else stored there). A list, not a set: kept per skill, it is only iterated.
+ * `referenceKeys` of a skill's description and body, each once, from `cache` when it holds them
+ * for this content (else stored there). A list, not a set: kept per skill, it is only iterated.
  */
-export function cachedReferenceKeys(doc: Pick<SkillDoc, 'hash' | 'body'>, cache: ReferenceCache | undefined): readonly string[] {
+export function cachedReferenceKeys(doc: Pick<SkillDoc, 'hash' | 'body' | 'description'>, cache: ReferenceCache | undefined): readonly string[] {
   const key = referenceKey(doc);
   const hit = cache?.get(key);
   if (hit) return hit;
-  // Kept per skill (and in the cache) long after the body they were cut from is gone.
-  const keys = Array.from(referenceKeys(doc.body), detach);
+  // Kept per skill (and in the cache) long after the text they were cut from is gone.
+  const keys = Array.from(new Set([...referenceKeys(doc.description), ...referenceKeys(doc.body)]), detach);
   cache?.set(key, keys);
   return keys;
 }

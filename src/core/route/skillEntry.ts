@@ -4,16 +4,16 @@
  */
 import type { SkillDoc } from '../types';
 import { splitPassages, type Passage } from '../text/passages';
-import { blankLines, mentionLines } from './crossRefs';
+import { blankLines, mentionLines, ownDescription } from './crossRefs';
 
 /** The engine's state of one skill version. */
 export class SkillEntry {
   private own: SkillDoc | undefined;
   constructor(
     readonly doc: SkillDoc,
-    /** Reference keys of the body (`referenceKeys`), matched against the library's names. */
+    /** Reference keys of the description and body (`referenceKeys`), matched against the library's names. */
     readonly refKeys: readonly string[],
-    /** Keys of other skills of the library its body names (see crossRefs.ts). */
+    /** Keys of other skills of the library its description or body names (see crossRefs.ts). */
     readonly mentions: readonly string[],
     /** Analysed name, description and bridge terms (pseudo-relevance feedback reads them). */
     readonly feedback: string[],
@@ -24,7 +24,8 @@ export class SkillEntry {
   ) {}
 
   /**
-   * The skill as routing reads it: its own body (lines naming other skills blanked), its own hash.
+   * The skill as routing reads it: its own description (sentences naming other skills dropped) and
+   * body (lines naming other skills blanked), its own hash.
    * The same object on each call; its body is made again on each read from the document's, which
    * a skill read from the parse snapshot reads from the file each time (node/parseSnapshot.ts): a
    * pair scan meets every skill, and keeping each own body would hold most of the library's text.
@@ -44,6 +45,17 @@ export class SkillEntry {
     return (this.own = Object.defineProperties(own, {
       ...Object.getOwnPropertyDescriptors(doc),
       body: { get, set, enumerable: true, configurable: true },
+      // Read when asked (a description is small: kept once made).
+      description: {
+        get: () => {
+          const value = ownDescription(doc.description, this.mentions);
+          Object.defineProperty(own, 'description', { value, writable: true, enumerable: true, configurable: true });
+          return value;
+        },
+        set: (value: string) => Object.defineProperty(own, 'description', { value, writable: true, enumerable: true, configurable: true }),
+        enumerable: true,
+        configurable: true,
+      },
       hash: { value: this.routingHash, writable: true, enumerable: true, configurable: true },
     }));
   }
