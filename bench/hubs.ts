@@ -77,7 +77,7 @@ interface Row {
   hubFirst: number;
 }
 
-async function hit1(root: string, lib: DevLibrary, hub?: string): Promise<{ hits: number; hubFirst: number; n: number }> {
+async function hit1(root: string, lib: DevLibrary, hub?: string): Promise<{ hits: number; hubFirst: number; n: number; skills: SkillDoc[] }> {
   const svc = await openLibrary({ root, noModel: values['no-model'] });
   try {
     await svc.index();
@@ -91,7 +91,7 @@ async function hit1(root: string, lib: DevLibrary, hub?: string): Promise<{ hits
       if (top !== undefined && (q.skillIds.includes(top) || q.alsoOk.includes(top))) hits++;
       if (hub !== undefined && top === hub) hubFirst++;
     }
-    return { hits, hubFirst, n };
+    return { hits, hubFirst, n, skills: svc.skills().slice() };
   } finally {
     await svc.dispose();
   }
@@ -106,9 +106,7 @@ async function main(): Promise<void> {
   try {
     for (const lib of libs) {
       const base = await hit1(lib.root, lib);
-      const svc = await openLibrary({ root: lib.root, noModel: true });
-      const siblings = (await svc.index(), svc.skills().slice());
-      await svc.dispose();
+      const siblings = base.skills;
       const hub = `${lib.name}-assistant`;
       for (const style of styles) {
         const root = path.join(work, `${lib.name}-${style}`);

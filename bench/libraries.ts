@@ -69,7 +69,7 @@ async function evaluate(lib: Library): Promise<LibraryResult> {
         rows.push({ size: q.skillIds.length, metrics: scoreQuery(r.candidates.map((c) => c.skillId), { required: q.skillIds, alsoOk: q.alsoOk }) });
         if (abstained(answer)) abstain++;
       }
-      tallyNegative(neg, { required: q.skillIds, not: q.not, noSkill: q.noSkill }, answer);
+      tallyNegative(neg, q, answer);
     }
     const s = summarize(rows).overall;
     times.sort((a, b) => a - b);

@@ -236,7 +236,7 @@ export async function runEval(args: string[], io: CliIo, deps: LibraryDeps): Pro
         rows.push({ size: q.skillIds.length, ...(q.direction ? { direction: q.direction } : {}), metrics });
         if (abstained(answer)) abstainedOn++;
       }
-      const held = tallyNegative(negatives, { required: q.skillIds, not: q.not, noSkill: q.noSkill }, answer);
+      const held = tallyNegative(negatives, q, answer);
       if (parsed.perQuery) perQuery.push(JSON.stringify(perQueryRecord(q, top, result, metrics, held, ms)));
       opts.progress?.('eval', i + 1, queries.length);
     }

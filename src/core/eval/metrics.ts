@@ -224,12 +224,11 @@ export interface RoutedAnswer {
   results: readonly { id: string; relevant?: boolean }[];
 }
 
-/** The negative part of a labelled request (`EvalQuery`'s `skillIds`, `not`, `noSkill`). */
+/** The negative part of a labelled request (an `EvalQuery`'s `not` and `noSkill`). */
 export interface NegativePart {
-  required: readonly string[];
   not: readonly string[];
-  /** No skill should answer; when absent, a request that requires none is taken as such. */
-  noSkill?: boolean;
+  /** No skill should answer (`required` is then empty; a `not` list alone is a boundary test). */
+  noSkill: boolean;
 }
 
 /**
@@ -240,13 +239,9 @@ export interface NegativePart {
  */
 export function negativeHeld(q: NegativePart, answer: RoutedAnswer): boolean | null {
   const first = answer.match === 'none' ? undefined : answer.results.find((r) => r.relevant !== false);
-  if (isNoSkill(q)) return first === undefined;
+  if (q.noSkill) return first === undefined;
   if (!q.not.length) return null;
   return first === undefined || !q.not.includes(first.id);
-}
-
-function isNoSkill(q: NegativePart): boolean {
-  return q.required.length === 0 && (q.noSkill ?? true);
 }
 
 /** Whether a request that needs skills got `match: "none"` (the router abstained). */
@@ -270,7 +265,7 @@ export function emptyTally(): NegativeTally {
 export function tallyNegative(tally: NegativeTally, q: NegativePart, answer: RoutedAnswer): boolean | null {
   const held = negativeHeld(q, answer);
   if (held === null) return null;
-  const kind = isNoSkill(q) ? tally.noSkill : tally.boundary;
+  const kind = q.noSkill ? tally.noSkill : tally.boundary;
   tally.n++;
   kind.n++;
   if (held) {

@@ -12,9 +12,9 @@ import type { LexicalState, TermCounts } from './lexicalIndex';
 /**
  * Bump when what a skill's lexical analysis produces changes in a way the probe in the engine's
  * analysis fingerprint would not notice (the dictionary bridge, passage splitting), so persisted
- * analyses are not reused.
+ * analyses are not reused (2: a hub's routing description, crossRefs.ts `ownDescription`).
  */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 /** The analysed form of one skill: its counted lexical terms and its feedback terms. */
 export interface SkillAnalysis {
@@ -87,7 +87,7 @@ export interface ReferenceCache {
  * the same skill changes in a way the analysis fingerprint would not notice (which fields, how
  * many passages), so persisted fields are not reused.
  */
-export const FIELDS_VERSION = 1;
+export const FIELDS_VERSION = 2;
 
 /** The analysed fields of one skill version the reranker and the explanations read, as term lists in first-seen order. */
 export interface StoredFields {

@@ -13,7 +13,7 @@ import type { LexicalSnapshotStore } from './caches';
 import type { LexicalIndex, TermCounts } from './lexicalIndex';
 
 /** Bump when the postings a batch builds change for the same analyses. */
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2;
 /** Batches smaller than this are indexed one by one (see `LexicalIndex.upsertManyCounts`) and fast anyway. */
 const SNAPSHOT_MIN = 64;
 

@@ -35,6 +35,7 @@ export class SkillEntry {
     if (!this.mentions.length) return (this.own = this.doc);
     const doc = this.doc;
     let lines: number[] | undefined;
+    let description: string | undefined;
     const own = {} as SkillDoc;
     const get = () => {
       const body = doc.body;
@@ -45,17 +46,8 @@ export class SkillEntry {
     return (this.own = Object.defineProperties(own, {
       ...Object.getOwnPropertyDescriptors(doc),
       body: { get, set, enumerable: true, configurable: true },
-      // Read when asked (a description is small: kept once made).
-      description: {
-        get: () => {
-          const value = ownDescription(doc.description, this.mentions);
-          Object.defineProperty(own, 'description', { value, writable: true, enumerable: true, configurable: true });
-          return value;
-        },
-        set: (value: string) => Object.defineProperty(own, 'description', { value, writable: true, enumerable: true, configurable: true }),
-        enumerable: true,
-        configurable: true,
-      },
+      // Made when first read (a description is small: kept once made).
+      description: { get: () => (description ??= ownDescription(doc.description, this.mentions)), set: (value: string) => (description = value), enumerable: true, configurable: true },
       hash: { value: this.routingHash, writable: true, enumerable: true, configurable: true },
     }));
   }

@@ -15,7 +15,7 @@ import { descriptionRows, embedTexts, type TextContext } from './skillText';
  * Bump when what gets embedded per skill changes, so cached vectors are not reused.
  * 2: URLs dropped from embedded text; Chinese skills get a bridged-English row.
  */
-export const EMBED_LAYOUT_VERSION = 2;
+export const EMBED_LAYOUT_VERSION = 3;
 
 // Large chunks let the embedder sort texts by length across skills, so batches pad little.
 const EMBED_BATCH = 256;
