@@ -14,6 +14,7 @@ import type { ListFeatures } from '../src/core/route/rerankFeatures';
 import type { SkillDoc } from '../src/core/types';
 import { FsWorkspace } from '../src/node/fsWorkspace';
 import { DEFAULT_POOLS, poolLists, serves, type PoolList } from './poolLists';
+import type { RealList } from './realLists';
 import { poolFactory } from './pools';
 
 export type Regime = 'dense' | 'lexical';
@@ -42,6 +43,17 @@ export async function recordPools(root: string, log: (msg: string) => void, adap
   return out;
 }
 
+/** The share of the relevance fit that real requests (bench/realLists.ts) carry when given. */
+export const REAL_SHARE = 0.8;
+
+/** A real request's list: its candidates labelled by the authors' tests (nothing for a negative). */
+function realRelevanceList(model: RerankerModel, l: RealList, dense: boolean): RelevanceList & { bestIsNeeded: boolean; library: string; kind: RealList['kind'] } {
+  const probs = applyExclusions(softmax(modelScores(model, l.features, dense).pass2), l.features);
+  const negative = l.kind !== 'own';
+  const labels = l.features.ids.map((id) => !negative && serves(id, l.targets));
+  return { rows: relevanceRows(l.features, probs), labels, negative, bestIsNeeded: labels[orderBy(probs)[0]], library: l.library, kind: l.kind };
+}
+
 /** Every fifth pool is held out: the thresholds and the report come from pools the weights never saw. */
 export const isHeldOutPool = (l: PoolList) => Number(l.pool.slice(l.pool.lastIndexOf('.') + 1)) % 5 === 4;
 
@@ -66,12 +78,25 @@ export interface DevLists {
  * requests (`dev`) the floor is the lower of the two 3% points: abstain on at most 3% of the real
  * requests too. Like the first-stage prior, that one number is all the labels decide.
  */
-export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolList[]>, dev?: DevLists): { relevance: RelevanceModel; report: string; summary: Record<string, unknown> } {
+export function fitRelevance(
+  model: RerankerModel,
+  pools: Record<Regime, PoolList[]>,
+  dev?: DevLists,
+  real?: Record<Regime, RealList[]>,
+): { relevance: RelevanceModel; report: string; summary: Record<string, unknown> } {
   const weights = {} as Pick<RelevanceModel, 'dense' | 'lexical'>;
   const held = {} as Record<Regime, ReturnType<typeof toRelevanceList>[]>;
+  const realLists = {} as Record<Regime, ReturnType<typeof realRelevanceList>[]>;
   for (const regime of ['dense', 'lexical'] as const) {
     const lists = pools[regime].map((l) => ({ pool: l, list: toRelevanceList(model, l, regime === 'dense') }));
-    weights[regime] = trainRelevance(lists.filter((x) => !isHeldOutPool(x.pool)).map((x) => x.list));
+    const train: RelevanceList[] = lists.filter((x) => !isHeldOutPool(x.pool)).map((x) => x.list);
+    realLists[regime] = (real?.[regime] ?? []).map((l) => realRelevanceList(model, l, regime === 'dense'));
+    if (realLists[regime].length) {
+      // Real requests carry REAL_SHARE of the fit, the pseudo-requests the rest.
+      const w = (REAL_SHARE / (1 - REAL_SHARE)) * (train.length / realLists[regime].length);
+      train.push(...realLists[regime].map((l) => ({ ...l, weight: w })));
+    }
+    weights[regime] = trainRelevance(train);
     held[regime] = lists.filter((x) => isHeldOutPool(x.pool)).map((x) => x.list);
   }
   // One floor and one strong threshold for both regimes: relevance is calibrated in each, so the
@@ -89,11 +114,22 @@ export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolLis
     devFloor = Math.floor((devBest[Math.floor(0.03 * devBest.length)] ?? 0) * 1000) / 1000;
     floor = Math.min(floor, devFloor);
   }
-  const strong = Math.max(pseudo.strong, floor);
+  // Real requests, when given (the tune libraries, dotnet and the dev requests in the whole
+  // corpus), set both: the floor abstains on at most 3% of those a skill of the library serves, and
+  // 85% of the real best results at or above `strong` are right (their negatives included). The
+  // pseudo-requests' points are easier than real ones (0.15 where real requests need 0.12).
+  let realThresholds: { floor: number; strong: number } | null = null;
+  const allReal = [...realLists.dense, ...realLists.lexical];
+  if (allReal.length) {
+    const realBest = [...bestRelevance(weights.dense, realLists.dense), ...bestRelevance(weights.lexical, realLists.lexical)];
+    realThresholds = chooseThresholds(realBest, allReal, allReal.map((l) => l.bestIsNeeded), { maxAbstain: 0.03, strongPrecision: 0.85 });
+    floor = realThresholds.floor;
+  }
+  const strong = Math.max(realThresholds ? realThresholds.strong : pseudo.strong, floor);
   const relevance: RelevanceModel = { ...weights, floor, strong };
 
   const lines: string[] = [];
-  const summary: Record<string, unknown> = { floor, strong, pseudoFloor: pseudo.floor, devFloor };
+  const summary: Record<string, unknown> = { floor, strong, pseudoFloor: pseudo.floor, devFloor, real: realThresholds && { ...realThresholds, share: REAL_SHARE } };
   for (const regime of ['dense', 'lexical'] as const) {
     lines.push(`\n${regime} regime, held-out pools (floor ${floor}, strong ${strong}):\n`);
     lines.push('| library size | positives | first-stage Hit@1 | reranker Hit@1 | positives abstained | near negatives rejected | far negatives rejected |');
@@ -117,6 +153,23 @@ export function fitRelevance(model: RerankerModel, pools: Record<Regime, PoolLis
       rows.push({ size, positives: pos.length, firstStageHit1: first / Math.max(1, pos.length), rerankerHit1: top / Math.max(1, pos.length), abstained: abstained / Math.max(1, pos.length), nearRejected: rejected(near) / Math.max(1, near.length), farRejected: rejected(far) / Math.max(1, far.length) });
     }
     summary[regime] = rows;
+  }
+  if (allReal.length) {
+    // In-sample: these lists trained the weights and chose the thresholds.
+    lines.push(`\nreal requests (bench/realLists.ts, in-sample), both regimes (floor ${floor}, strong ${strong}):\n`);
+    lines.push('| library | right first, strong | right first, abstained | no-skill rejected | off-library rejected |');
+    lines.push('|---|--:|--:|--:|--:|');
+    const rows: Record<string, unknown>[] = [];
+    for (const library of [...new Set(allReal.map((l) => l.library))].sort()) {
+      const of = (['dense', 'lexical'] as const).flatMap((regime) => realLists[regime].filter((l) => l.library === library).map((l) => ({ l, m: matchOf(Math.max(...relevanceOf(weights[regime], l.rows)), relevance) })));
+      const right = of.filter((x) => x.l.kind === 'own' && x.l.bestIsNeeded);
+      const none = of.filter((x) => x.l.kind === 'none');
+      const off = of.filter((x) => x.l.kind === 'off');
+      const count = (xs: typeof of, m: string) => xs.filter((x) => x.m === m).length;
+      lines.push(`| ${library} | ${count(right, 'strong')}/${right.length} | ${count(right, 'none')}/${right.length} | ${count(none, 'none')}/${none.length} | ${count(off, 'none')}/${off.length} |`);
+      rows.push({ library, right: right.length, strong: count(right, 'strong'), abstained: count(right, 'none'), noSkill: none.length, noSkillRejected: count(none, 'none'), off: off.length, offRejected: count(off, 'none') });
+    }
+    summary.realLists = rows;
   }
   return { relevance, report: lines.join('\n'), summary };
 }

@@ -44,6 +44,7 @@ import { DEFAULT_SET, membersFirst, selectSet } from '../src/core/route/setSelec
 import { openLibrary } from '../src/node/library';
 import { serves, type PoolList } from './poolLists';
 import { fitRelevance, isHeldOutPool, recordPools } from './relevanceFit';
+import { recordRealLists, tuneLibraries, type RealList } from './realLists';
 import { trainingRequests } from './trainingRequests';
 import { readAdapter } from '../src/node/queryAdapterFile';
 
@@ -62,6 +63,9 @@ const { values } = parseArgs({
     adapter: { type: 'string' },
     quiet: { type: 'boolean' },
     'no-pool-train': { type: 'boolean' },
+    realsuites: { type: 'string', default: path.resolve('bench/realsuites') },
+    'dev-library': { type: 'string', default: path.resolve('../shared/realsuites/dotnet') },
+    'no-real': { type: 'boolean' },
   },
 });
 
@@ -117,6 +121,8 @@ interface Recorded {
   /** Lists routed in libraries of many sizes, for the relevance model (bench/poolLists.ts). */
   pools?: Record<Regime, PoolList[]>;
   requestCount: number;
+  /** Real requests of the tune libraries and dotnet, for the relevance model (bench/realLists.ts). */
+  real?: Record<Regime, RealList[]>;
   /** Labelled queries (--dev), recorded the same way; only --cv reads them. */
   dev?: { lists: Record<Regime, TrainingList[]>; queries: { required: string[]; alsoOk: string[]; direction?: string }[] };
 }
@@ -152,7 +158,11 @@ async function main(): Promise<void> {
   if (devFile && !recorded.dev) recorded.dev = await recordDev(devFile);
   if (!devFile) delete recorded.dev;
   recorded.pools ??= await recordPools(values.library!, log, values.adapter ? readAdapter(values.adapter) : undefined);
-  if (values.lists && (!existsSync(values.lists) || devFile)) writeFileSync(values.lists, JSON.stringify(recorded));
+  const realLibs = values['no-real'] ? [] : tuneLibraries(values.realsuites!, values['dev-library']);
+  if (realLibs.length && !recorded.real) recorded.real = await recordRealLists(realLibs, log);
+  if (!realLibs.length) delete recorded.real;
+  else log(`real requests: ${realLibs.map((l) => l.name).join(', ')} (${recorded.real!.dense.length} + ${recorded.real!.lexical.length} lists)`);
+  if (values.lists && (!existsSync(values.lists) || devFile || recorded.real)) writeFileSync(values.lists, JSON.stringify(recorded));
   const { lists, requestCount } = recorded;
   if (values.cv) {
     if (!recorded.dev) throw new Error('--cv needs --dev <queries.jsonl>');
@@ -181,7 +191,7 @@ async function main(): Promise<void> {
     ...lists.lexical.filter(inTrain).map((list) => ({ list, dense: false })),
   ]);
   log(`set size: minShare ${setFit.minShare}, minNovel ${setFit.minNovel} (balanced accuracy ${pct(setFit.accuracy)})`);
-  const fitted = fitRelevance({ ...withPrior, set: { minShare: setFit.minShare, minNovel: setFit.minNovel } }, recorded.pools, recorded.dev);
+  const fitted = fitRelevance({ ...withPrior, set: { minShare: setFit.minShare, minNovel: setFit.minNovel } }, recorded.pools, recorded.dev, withDevLists(recorded.real, recorded.dev));
   log(`relevance: floor ${fitted.relevance.floor}, strong ${fitted.relevance.strong}${fitted.report}`);
   const model: RerankerModel = checkModel({
     ...withPrior,
@@ -220,11 +230,28 @@ async function main(): Promise<void> {
     contextFeatures: CONTEXT_FEATURES.length,
     parameters: Object.values(model.regimes).reduce((n, r) => n + r.pass1.length + r.pass2.length + r.mean.length + r.std.length + 1, 0),
     trainedBy: 'bench/trainReranker.ts',
-    trainingData: 'weights and relevance: pseudo-requests generated from the text of the skill library it was trained on, routed in the whole library and in pools of 5-200 of its skills (with negatives for the relevance); the first-stage prior (one scalar per regime) and the relevance floor: labelled dev queries',
+    trainingData: `weights and relevance: pseudo-requests generated from the text of the skill library it was trained on, routed in the whole library and in pools of 5-200 of its skills (with negatives for the relevance); the first-stage prior (one scalar per regime) and the relevance floor: labelled dev queries${recorded.real ? "; the relevance model also: real requests of the tune half of bench/realsuites and dotnet and the labelled dev requests (their own, no-skill and other libraries' requests, 80% of the fit, and the floor and strong thresholds; bench/realLists.ts)" : ''}`,
     license: 'Apache-2.0',
   };
   writeFileSync(path.join(values.out!, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   process.stdout.write(`wrote ${file} (${manifest.bytes} bytes)\n`);
+}
+
+/**
+ * The real lists with the labelled dev requests added (routed in the whole corpus, 2,817 skills):
+ * the tune libraries hold 5-95 skills and few requests in another language than their skills, and
+ * relevance fitted on them alone abstained on 22 of the 185 dev requests.
+ */
+function withDevLists(real: Recorded['real'], dev: Recorded['dev']): Recorded['real'] {
+  if (!real || !dev) return real;
+  const out = { dense: [...real.dense], lexical: [...real.lexical] };
+  for (const regime of ['dense', 'lexical'] as const) {
+    dev.lists[regime].forEach((l, i) => {
+      const q = dev.queries[i];
+      out[regime].push({ library: 'dev (corpus)', features: l.features, targets: [...q.required, ...q.alsoOk], kind: 'own' });
+    });
+  }
+  return out;
 }
 
 /** `lists` with the positive lists of the training pools appended (targets and their copies graded 3). */

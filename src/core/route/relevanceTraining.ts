@@ -12,6 +12,8 @@ export interface RelevanceList {
   labels: boolean[];
   /** A request written for a skill that is not in the library: nothing in it is relevant. */
   negative: boolean;
+  /** How much the list counts in the fit (default 1): real requests can weigh as much as many more pseudo-requests. */
+  weight?: number;
 }
 
 export interface RelevanceTrainOptions {
@@ -36,11 +38,13 @@ export function trainRelevance(lists: readonly RelevanceList[], opts: RelevanceT
   const n = RELEVANCE_FEATURES.length;
   const bestRows: number[][] = [];
   const bestLabels: number[] = [];
+  const bestWeights: number[] = [];
   for (const l of lists) {
     if (!l.rows.length) continue;
     const best = l.rows.findIndex((r) => r[GAP] === 0);
     bestRows.push(l.rows[best]);
     bestLabels.push(!l.negative && l.labels[best] ? 1 : 0);
+    bestWeights.push(l.weight ?? 1);
   }
   const mean = new Array<number>(n).fill(0);
   const std = new Array<number>(n).fill(0);
@@ -51,7 +55,7 @@ export function trainRelevance(lists: readonly RelevanceList[], opts: RelevanceT
     std[k] = k === GAP ? 1 : round(Math.sqrt(std[k]) || 1);
   }
   const z = (r: readonly number[]) => r.map((v, k) => (v - mean[k]) / std[k]);
-  const h = logistic(bestRows.map(z), bestLabels, opts, GAP);
+  const h = logistic(bestRows.map(z), bestLabels, bestWeights, opts, GAP);
   // The gap's weight: a one-dimensional fit of every candidate's label with h fixed.
   const scored = lists.flatMap((l) => {
     const best = l.rows.find((r) => r[GAP] === 0);
@@ -59,7 +63,7 @@ export function trainRelevance(lists: readonly RelevanceList[], opts: RelevanceT
     let base = h.bias;
     const zb = z(best);
     for (let k = 0; k < n; k++) if (k !== GAP) base += h.weights[k] * zb[k];
-    return l.rows.map((r, i) => ({ base, gap: r[GAP], y: !l.negative && l.labels[i] ? 1 : 0 }));
+    return l.rows.map((r, i) => ({ base, gap: r[GAP], y: !l.negative && l.labels[i] ? 1 : 0, weight: l.weight ?? 1 }));
   });
   let bestW = 0;
   let bestLoss = Infinity;
@@ -67,7 +71,7 @@ export function trainRelevance(lists: readonly RelevanceList[], opts: RelevanceT
     let loss = 0;
     for (const s of scored) {
       const p = 1 / (1 + Math.exp(-(s.base + w * s.gap)));
-      loss -= s.y ? Math.log(Math.max(p, 1e-12)) : Math.log(Math.max(1 - p, 1e-12));
+      loss -= s.weight * (s.y ? Math.log(Math.max(p, 1e-12)) : Math.log(Math.max(1 - p, 1e-12)));
     }
     if (loss < bestLoss - 1e-9) {
       bestLoss = loss;
@@ -79,12 +83,13 @@ export function trainRelevance(lists: readonly RelevanceList[], opts: RelevanceT
   return { mean, std, weights, bias: round(h.bias) };
 }
 
-/** Class-balanced L2 logistic regression by full-batch Adam from zero weights; `skip` stays 0. */
-function logistic(x: readonly number[][], y: readonly number[], opts: RelevanceTrainOptions, skip: number): { weights: number[]; bias: number } {
+/** Class-balanced, weighted L2 logistic regression by full-batch Adam from zero weights; `skip` stays 0. */
+function logistic(x: readonly number[][], y: readonly number[], weight: readonly number[], opts: RelevanceTrainOptions, skip: number): { weights: number[]; bias: number } {
   const n = x[0]?.length ?? 0;
-  const positives = y.reduce((a, v) => a + v, 0);
-  const wPos = positives ? x.length / (2 * positives) : 1;
-  const wNeg = x.length - positives ? x.length / (2 * (x.length - positives)) : 1;
+  const total = weight.reduce((a, v) => a + v, 0);
+  const positives = y.reduce((a, v, i) => a + v * weight[i], 0);
+  const wPos = positives ? total / (2 * positives) : 1;
+  const wNeg = total - positives ? total / (2 * (total - positives)) : 1;
   const w = new Float64Array(n + 1); // weights, then the bias
   const m = new Float64Array(n + 1);
   const v = new Float64Array(n + 1);
@@ -94,9 +99,9 @@ function logistic(x: readonly number[][], y: readonly number[], opts: RelevanceT
     for (let i = 0; i < x.length; i++) {
       let s = w[n];
       for (let k = 0; k < n; k++) s += w[k] * x[i][k];
-      const e = (1 / (1 + Math.exp(-s)) - y[i]) * (y[i] ? wPos : wNeg);
-      for (let k = 0; k < n; k++) g[k] += (e * x[i][k]) / x.length;
-      g[n] += e / x.length;
+      const e = (1 / (1 + Math.exp(-s)) - y[i]) * (y[i] ? wPos : wNeg) * weight[i];
+      for (let k = 0; k < n; k++) g[k] += (e * x[i][k]) / total;
+      g[n] += e / total;
     }
     for (let k = 0; k < n; k++) g[k] += 2 * opts.l2 * w[k];
     g[skip] = 0;

@@ -11,6 +11,7 @@ import type { AnalysedRequest } from './request';
 import type { FusedCandidate } from './retrieve';
 import { checkRelevance, type RelevanceModel } from './relevance';
 import { contextFeatures, CONTEXT_FEATURES, POINT, POINT_FEATURES, type ListFeatures } from './rerankFeatures';
+import { contentHash } from '../text/hash';
 
 /** What the rerank stage scores: the head of one request's pool and its features. */
 export interface RerankInput {
@@ -116,10 +117,14 @@ export function modelScores(model: RerankerModel, features: ListFeatures, dense:
 
 /** The built-in learned reranker: softmax probabilities of its pass-2 scores. */
 export class LearnedReranker implements ListReranker {
-  constructor(readonly model: RerankerModel = shippedReranker()) {}
+  /**
+   * The model's name and a hash of its weights: what keys the pair scan's persisted results, so a
+   * retrained model (same name, new weights or relevance) never reads findings of the old one.
+   */
+  readonly id: string;
 
-  get id(): string {
-    return this.model.id;
+  constructor(readonly model: RerankerModel = shippedReranker()) {
+    this.id = `${model.id}/${contentHash(JSON.stringify([model.regimes, model.set, model.relevance ?? null]))}`;
   }
 
   async score({ head, features }: RerankInput): Promise<number[]> {

@@ -1,0 +1,85 @@
+/**
+ * Real requests for the relevance model: the tune half of the authors' libraries
+ * (bench/realsuites, split by bench/realsuites/SPLIT.md's hash rule) and the shared dotnet library,
+ * each opened on its own as an author opens it. Per library, its own requests that need a skill
+ * (labelled by the authors' tests), its requests no skill should answer, and requests of the other
+ * tune libraries (off-library: written for skills this library does not have) are routed, and the
+ * rerank stage's features recorded under the regime routing would use (a request the encoder does
+ * not read goes to the words-only regime even in the library opened with the model).
+ *
+ * Pseudo-requests are written from a skill's own words, and relevance fitted on them alone called
+ * most right answers in real libraries "weak" (dotnet: 32 of 34) while off-topic requests still
+ * reached "weak"; these lists teach it what a real request looks like. The held-out half is never
+ * read here.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import type { ListFeatures } from '../src/core/route/rerankFeatures';
+import { openLibrary } from '../src/node/library';
+import { realSuites, type DevLibrary } from './devLibraries';
+
+export type Regime = 'dense' | 'lexical';
+
+/** One real request routed in one library. */
+export interface RealList {
+  library: string;
+  features: ListFeatures;
+  /** Skills (and copies the authors accept) that serve it; empty for a negative. */
+  targets: string[];
+  /** `own`: the library's request for one of its skills; `none`: one no skill should answer; `off`: another library's request. */
+  kind: 'own' | 'none' | 'off';
+}
+
+/** SPLIT.md's rule: tune when the first hex digit of sha256(name) is 0-7. */
+export function isTuneLibrary(name: string): boolean {
+  return parseInt(createHash('sha256').update(name, 'utf8').digest('hex')[0], 16) < 8;
+}
+
+/** Off-library requests taken from each other library (every n-th of its positives). */
+const OFF_PER_LIBRARY = 15;
+
+/** The tune libraries of `dir` and the shared development library `dotnet`, when present. */
+export function tuneLibraries(dir: string, devLibrary?: string): DevLibrary[] {
+  const libs = realSuites(dir).filter((l) => isTuneLibrary(l.name));
+  if (devLibrary && existsSync(devLibrary)) libs.push(...realSuites(path.dirname(devLibrary)).filter((l) => l.name === path.basename(devLibrary)));
+  return libs.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** Routes every library's own, no-skill and off-library requests in both regimes. */
+export async function recordRealLists(libs: readonly DevLibrary[], log: (msg: string) => void): Promise<Record<Regime, RealList[]>> {
+  const out: Record<Regime, RealList[]> = { dense: [], lexical: [] };
+  const offSample = new Map(
+    libs.map((l) => {
+      const pos = l.queries.filter((q) => q.skillIds.length);
+      const step = Math.max(1, Math.floor(pos.length / OFF_PER_LIBRARY));
+      return [l.name, pos.filter((_, i) => i % step === 0).slice(0, OFF_PER_LIBRARY).map((q) => q.query)];
+    }),
+  );
+  for (const noModel of [false, true]) {
+    for (const lib of libs) {
+      const svc = await openLibrary({ root: lib.root, noModel });
+      try {
+        const stats = await svc.index();
+        if (!noModel && !stats.model) throw new Error(`the dense regime needs the embedding model: ${stats.denseDisabled}`);
+        const requests: { query: string; targets: string[]; kind: RealList['kind'] }[] = [
+          ...lib.queries.filter((q) => q.skillIds.length).map((q) => ({ query: q.query, targets: [...q.skillIds, ...q.alsoOk], kind: 'own' as const })),
+          ...lib.queries.filter((q) => !q.skillIds.length && q.noSkill).map((q) => ({ query: q.query, targets: [], kind: 'none' as const })),
+          ...libs.filter((o) => o !== lib).flatMap((o) => offSample.get(o.name)!.map((query) => ({ query, targets: [], kind: 'off' as const }))),
+        ];
+        for (const r of requests) {
+          const { pool } = await svc.pipeline.retrieve(r.query);
+          if (!pool.candidates.length) continue;
+          const regime: Regime = pool.candidates.some((c) => c.dense !== null) ? 'dense' : 'lexical';
+          // A request the encoder does not read is words-only in both passes: recorded once.
+          if (!noModel && regime === 'lexical') continue;
+          out[regime].push({ library: lib.name, features: svc.pipeline.features(pool), targets: r.targets, kind: r.kind });
+        }
+        log(`real lists (${noModel ? 'words alone' : 'model'}): ${lib.name}, ${requests.length} requests`);
+      } finally {
+        await svc.dispose();
+      }
+    }
+  }
+  return out;
+}
