@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { excludedFacets, excludes, splitNegated } from '../../src/core/analysis/facets';
 import { BackgroundFrequencies, blendedIdf } from '../../src/core/index/background';
 import { applyExclusions, MEMBER_RELEVANCE_SHARE, setOf } from '../../src/core/route/pipeline';
-import { matchOf, RELEVANCE_FEATURES, relevanceOf, relevanceRows, type RelevanceWeights } from '../../src/core/route/relevance';
+import { aloneRows, matchOf, RELEVANCE_FEATURES, relevanceOf, relevanceRows, type RelevanceWeights } from '../../src/core/route/relevance';
 import { trainRelevance, type RelevanceList } from '../../src/core/route/relevanceTraining';
 import { POINT, POINT_FEATURES, type ListFeatures } from '../../src/core/route/rerankFeatures';
 import { prng } from '../../src/core/route/rerankTraining';
@@ -32,6 +32,35 @@ describe('calibrated relevance', () => {
     assert.ok(Math.abs(rows[0][col('gap')] - Math.log(0.2 / 0.7)) < 1e-12);
     for (const r of rows) assert.equal(r[col('bestNameDescription')], 0.9, 'every row reads the best candidate');
     assert.equal(rows[2][col('bestDense')], 0.7);
+  });
+
+  it("rows 'alone' read each candidate's own text, with no gap and the request's peak", () => {
+    const lf = list([{ requestInNameDescription: 0.2 }, { requestInNameDescription: 0.9, dense: 0.7 }, { requestInNameDescription: 0.85, dense: 0.6 }]);
+    const probs = [0.001, 0.998, 0.001];
+    const rows = aloneRows(lf, probs);
+    const col = (name: (typeof RELEVANCE_FEATURES)[number]) => RELEVANCE_FEATURES.indexOf(name);
+    assert.deepEqual(rows.map((r) => r[col('bestNameDescription')]), [0.2, 0.9, 0.85]);
+    assert.deepEqual(rows.map((r) => r[col('gap')]), [0, 0, 0]);
+    assert.deepEqual(rows.map((r) => r[col('bestProbability')]), [0.998, 0.998, 0.998]);
+    // A twin the softmax left almost nothing to is relevant on its own text; the third is not.
+    const w: RelevanceWeights = { mean: RELEVANCE_FEATURES.map(() => 0), std: RELEVANCE_FEATURES.map(() => 1), weights: RELEVANCE_FEATURES.map((n) => (n === 'gap' ? 1 : n === 'bestNameDescription' ? 10 : 0)), bias: -5 };
+    const inOrder = relevanceOf(w, relevanceRows(lf, probs));
+    const alone = relevanceOf(w, rows);
+    assert.ok(inOrder[2] < 0.1 && alone[2] > 0.9, `twin: ${inOrder[2]} in order, ${alone[2]} alone`);
+    assert.ok(alone[0] < 0.1);
+  });
+
+  it('weighted lists count for more in the fit', () => {
+    // Two kinds of positives disagree on a feature; the weighted kind decides its sign.
+    const lists = (weightA: number): RelevanceList[] =>
+      Array.from({ length: 80 }, (_, i) => {
+        const kind = i % 4;
+        // kind 0: positive with high dense; 1: positive with low dense; 2, 3: negatives in between.
+        const dense = kind === 0 ? 0.9 : kind === 1 ? 0.1 : 0.5;
+        return { rows: relevanceRows(list([{ dense }]), [1]), labels: [kind < 2], negative: kind >= 2, weight: kind === 0 ? weightA : 1 };
+      });
+    const denseWeight = (weightA: number) => trainRelevance(lists(weightA)).weights[RELEVANCE_FEATURES.indexOf('bestDense')];
+    assert.ok(denseWeight(5) > 0 && denseWeight(0.2) < 0, `${denseWeight(5)} ${denseWeight(0.2)}`);
   });
 
   it('relevance follows the reranker within a request when the gap weight is positive', () => {

@@ -27,12 +27,22 @@ describe('learned reranker', () => {
     assert.ok(shippedReranker().regimes.dense.pass2.some((w) => w !== 0) && shippedReranker().regimes.lexical.pass2.some((w) => w !== 0));
   });
 
+  it('names a retrained model apart from the shipped one (the pair scan keys its cache on the name)', () => {
+    const shipped = shippedReranker();
+    const retrained = { ...shipped, regimes: { ...shipped.regimes, dense: { ...shipped.regimes.dense, pass2: shipped.regimes.dense.pass2.map((w, i) => (i === 0 ? w + 0.5 : w)) } } };
+    const recalibrated = { ...shipped, relevance: shipped.relevance && { ...shipped.relevance, floor: shipped.relevance.floor / 2 } };
+    const ids = [new LearnedReranker(shipped).id, new LearnedReranker(retrained).id, new LearnedReranker(recalibrated).id];
+    assert.equal(new Set(ids).size, 3, ids.join(' '));
+    assert.equal(new LearnedReranker(shipped).id, new LearnedReranker().id);
+  });
+
   for (const embedder of [new FakeEmbedder(), null]) {
     it(`routes with the learned reranker and reports the set (${embedder ? 'dense' : 'lexical'})`, async () => {
       const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(library()), embedder });
       await svc.index();
       const r = await svc.route('extract the tables from a scanned PDF invoice and build an Excel spreadsheet report with charts', { k: 6 });
-      assert.equal(r.reranker, shippedReranker().id);
+      assert.equal(r.reranker, new LearnedReranker().id);
+      assert.ok(r.reranker?.startsWith(`${shippedReranker().id}/`));
       const ids = r.candidates.map((c) => c.skillId);
       const lead = ids.slice(0, 2);
       const kept = lead.find((id) => id.endsWith('/pdf-extract'));

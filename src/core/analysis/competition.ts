@@ -63,6 +63,15 @@ export const CLOSE_DENSE = 0.7;
 export const SMALL_POOL = 10;
 
 /**
+ * In a small pool, the other skill counts as relevant to a probe when its relevance on its own
+ * text (`alone`) is at least the floor and this share of the best candidate's relevance. A twin
+ * behind its copy earns 0.38-0.91 of the best (the csv twins of test/cli/twins.test.ts); an
+ * unrelated skill that the small encoder gives a 0.6 cosine earns 0.17 (a release-notes request
+ * over two CSV skills), one without it under 0.05.
+ */
+export const ALONE_SHARE = 0.25;
+
+/**
  * The same for raw lexical (BM25) scores, read in a small pool without an encoder: only a skill
  * the request's words all but miss is not close. In a library of a few skills, words the skills
  * share weigh almost nothing (BM25's IDF), so even the same job for another framework (React vs

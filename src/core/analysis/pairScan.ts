@@ -19,7 +19,7 @@ import { contentHash } from '../text/hash';
 import type { SkillDoc } from '../types';
 import { throwIfCancelled } from '../types';
 import { SLICE_MS } from '../jobs/timeSliced';
-import { closeTo, direction, judgeCompetition, KEPT, partnersOf, SMALL_POOL, verifiedRequests } from './competition';
+import { ALONE_SHARE, closeTo, direction, judgeCompetition, KEPT, partnersOf, SMALL_POOL, verifiedRequests } from './competition';
 import type { SkillProfiles } from './conflicts';
 import { sketchOf, textSignature, type TextSignature } from './copies';
 import { PAIR_SCAN_VERSION, PairScanCache, templateHash, type TextEntry } from './pairCache';
@@ -427,17 +427,21 @@ class Scan {
     const close: boolean[] = [];
     const relevant: boolean[] = [];
     // In a small pool any skill is in the top 3 for want of others: there the other one must also
-    // be judged relevant to the request. In a large one its place among hundreds says enough.
+    // be judged relevant to the request on its own text (`alone`: the softmax over a few skills
+    // leaves a twin behind its copy almost nothing), at or above the floor and ALONE_SHARE of the
+    // best's relevance. In a large pool its place among hundreds says enough.
     const pool = ranking.candidates.length;
     const floor = pool < SMALL_POOL ? (ranking.floor ?? null) : null;
     const self = ranking.candidates.find((c) => c.id === doc.id);
+    const best = ranking.candidates[0]?.relevance ?? 0;
     // A small pool without an encoder is judged on the raw word scores (see closeTo).
     const words = pool < SMALL_POOL && self?.dense === null ? this.wordScores(probe.query) : undefined;
     for (const c of ranking.candidates) {
       if (scope && scopeOf(c.id, false) !== scope) continue;
       ids.push(c.id);
       close.push(c.id === doc.id || closeTo(self, c, pool, words));
-      relevant.push(floor === null || c.relevance === null || c.relevance === undefined || c.relevance >= floor);
+      const alone = c.alone ?? c.relevance;
+      relevant.push(floor === null || alone === null || alone === undefined || (alone >= floor && alone >= ALONE_SHARE * best));
       if (ids.length >= KEPT) break;
     }
     const routed: ScopedRanking = {

@@ -34,7 +34,7 @@ export const DEFAULT_PAIR_SCAN: PairScanOptions = { ...DEFAULT_COMPETITION, acro
 
 /** One routed request, as much of the pipeline's ranking as the scan reads. */
 export interface ProbeRanking {
-  candidates: readonly { id: string; fused: number; dense: number | null; relevance?: number | null }[];
+  candidates: readonly { id: string; fused: number; dense: number | null; relevance?: number | null; alone?: number | null }[];
   /** Relevance at or above which a candidate is relevant; null or absent without a relevance model. */
   floor?: number | null;
   request: { readAs: string | null };

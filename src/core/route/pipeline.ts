@@ -25,7 +25,7 @@ import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
 import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
-import { matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
+import { aloneRows, matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
 import { analyseRequest, denseQueryText, readShare, unreadReason, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
@@ -75,6 +75,8 @@ export interface RankedCandidate extends FusedCandidate {
   rerank: number | null;
   /** Calibrated relevance (0 past the reranked head); null without a relevance model. */
   relevance: number | null;
+  /** Relevance as if it were the best candidate (`aloneRows`; 0 past the head); null without a relevance model. */
+  alone: number | null;
 }
 
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
@@ -272,9 +274,11 @@ export class RoutingPipeline {
       if (doSelect) selection = this.select(pool, features, scores);
     }
     const model = this.parts.relevance;
-    const relevance = model && scores && features ? relevanceOf(model[head.some((c) => c.dense !== null) ? 'dense' : 'lexical'], relevanceRows(features, scores)) : null;
+    const weights = model && scores && features ? model[head.some((c) => c.dense !== null) ? 'dense' : 'lexical'] : null;
+    const relevance = weights ? relevanceOf(weights, relevanceRows(features!, scores!)) : null;
+    const alone = weights ? relevanceOf(weights, aloneRows(features!, scores!)) : null;
     // What the author excluded is not relevant, however close it came (see `score`).
-    if (relevance && features) features.point.forEach((x, i) => x[POINT.requestExcluded] === 1 && (relevance[i] = 0));
+    if (relevance && alone && features) features.point.forEach((x, i) => x[POINT.requestExcluded] === 1 && (relevance[i] = alone[i] = 0));
     const rerankMs = performance.now() - t;
     // One order, the final scores' (relevance, else the reranker's): the set is chosen over it and
     // moves nothing. Ties (relevance saturates) go by the reranker's score, then first-stage order.
@@ -282,8 +286,8 @@ export class RoutingPipeline {
     const place = new Map(byScore.map((i, n) => [i, n]));
     const order = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
     const candidates: RankedCandidate[] = [
-      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null })),
-      ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null })),
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null })),
+      ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null, alone: alone ? 0 : null })),
     ];
     const match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;
     const set = selection && features ? setOf(selection, features.ids, relevance, match, model?.floor ?? null) : null;

@@ -58,11 +58,35 @@ export interface RelevanceModel {
 /** Features of every candidate for the reranker's probabilities `probs` (one per candidate). */
 export function relevanceRows(features: ListFeatures, probs: readonly number[]): number[][] {
   if (!probs.length) return [];
+  const best = bestIndex(probs);
+  const floor = 1e-12;
+  return probs.map((p) => rowOf(features, best, probs[best], Math.log(Math.max(p, floor) / Math.max(probs[best], floor))));
+}
+
+/**
+ * Each candidate's row as if it were the best one (its own text's features, gap 0, the request's
+ * peak probability): how well its own text answers the request, whatever the reranker put above
+ * it. A softmax over a few skills gives a twin next to its copy almost nothing (0.01 in a 3-skill
+ * library), which says it is the second choice, not that it does not fit; the pair scan asks the
+ * second question.
+ */
+export function aloneRows(features: ListFeatures, probs: readonly number[]): number[][] {
+  if (!probs.length) return [];
+  const peak = probs[bestIndex(probs)];
+  return probs.map((_, i) => rowOf(features, i, peak, 0));
+}
+
+function bestIndex(probs: readonly number[]): number {
   let best = 0;
   for (let i = 1; i < probs.length; i++) if (probs[i] > probs[best]) best = i;
-  const x = features.point[best];
-  const shared: Omit<Record<RelevanceFeature, number>, 'gap'> = {
-    bestProbability: probs[best],
+  return best;
+}
+
+function rowOf(features: ListFeatures, i: number, peak: number, gap: number): number[] {
+  const x = features.point[i];
+  const row: Record<RelevanceFeature, number> = {
+    gap,
+    bestProbability: peak,
     bestNameDescription: x[POINT.requestInNameDescription],
     bestPassage: x[POINT.requestInBestPassage],
     bestBody: x[POINT.requestInBody],
@@ -74,11 +98,7 @@ export function relevanceRows(features: ListFeatures, probs: readonly number[]):
     bestTfidf: x[POINT.tfidfCosine],
     libraryCoverage: features.libraryCoverage,
   };
-  const floor = 1e-12;
-  return probs.map((p) => {
-    const row: Record<RelevanceFeature, number> = { ...shared, gap: Math.log(Math.max(p, floor) / Math.max(probs[best], floor)) };
-    return RELEVANCE_FEATURES.map((name) => row[name]);
-  });
+  return RELEVANCE_FEATURES.map((name) => row[name]);
 }
 
 /** σ of the linear score of each row. */
