@@ -47,15 +47,20 @@ export function tuneLibraries(dir: string, devLibrary?: string): DevLibrary[] {
 }
 
 /** Routes every library's own, no-skill and off-library requests in both regimes. */
-export async function recordRealLists(libs: readonly DevLibrary[], log: (msg: string) => void): Promise<Record<Regime, RealList[]>> {
-  const out: Record<Regime, RealList[]> = { dense: [], lexical: [] };
-  const offSample = new Map(
+/** Each library's requests that serve as off-library requests for the others (every n-th positive, at most 15). */
+export function offLibrarySample(libs: readonly DevLibrary[]): Map<string, string[]> {
+  return new Map(
     libs.map((l) => {
       const pos = l.queries.filter((q) => q.skillIds.length);
       const step = Math.max(1, Math.floor(pos.length / OFF_PER_LIBRARY));
       return [l.name, pos.filter((_, i) => i % step === 0).slice(0, OFF_PER_LIBRARY).map((q) => q.query)];
     }),
   );
+}
+
+export async function recordRealLists(libs: readonly DevLibrary[], log: (msg: string) => void): Promise<Record<Regime, RealList[]>> {
+  const out: Record<Regime, RealList[]> = { dense: [], lexical: [] };
+  const offSample = offLibrarySample(libs);
   for (const noModel of [false, true]) {
     for (const lib of libs) {
       const svc = await openLibrary({ root: lib.root, noModel });
