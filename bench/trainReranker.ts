@@ -9,7 +9,7 @@
  *
  *   node esbuild.mjs --bench && node out/bench/trainReranker.js [--library DIR] [--seed 7]
  *        [--dev ../shared/queries/dev.jsonl | --no-dev] [--out models/reranker] [--check] [--lists FILE.json]
- *        [--no-pool-train] [--adapter DIR]
+ *        [--no-pool-train] [--adapter DIR] [--realsuites bench/realsuites] [--dev-library ../shared/realsuites/dotnet] [--no-real]
  *   node out/bench/trainReranker.js --cv 5 [--lists FILE.json]
  *
  * --check retrains and compares with the shipped weights (exit 1 when they differ beyond
@@ -159,6 +159,9 @@ async function main(): Promise<void> {
   if (!devFile) delete recorded.dev;
   recorded.pools ??= await recordPools(values.library!, log, values.adapter ? readAdapter(values.adapter) : undefined);
   const realLibs = values['no-real'] ? [] : tuneLibraries(values.realsuites!, values['dev-library']);
+  if (!values['no-real'] && !realLibs.some((l) => l.name !== path.basename(values['dev-library']!))) {
+    throw new Error(`${values.realsuites} holds no tune library: build them with \`node bench/realsuites/convert.mjs\` (from the snapshots their SOURCE.md files name), or pass --no-real to train without real requests (not the shipped recipe)`);
+  }
   if (realLibs.length && !recorded.real) recorded.real = await recordRealLists(realLibs, log);
   if (!realLibs.length) delete recorded.real;
   else log(`real requests: ${realLibs.map((l) => l.name).join(', ')} (${recorded.real!.dense.length} + ${recorded.real!.lexical.length} lists)`);

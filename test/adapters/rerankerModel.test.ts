@@ -45,7 +45,8 @@ describe('shipped reranker', () => {
     }
   });
 
-  // Minutes of CPU: run with SKILL_ROUTER_RETRAIN=1 (after `node esbuild.mjs --bench`).
+  // Minutes of CPU: run with SKILL_ROUTER_RETRAIN=1 (after `node esbuild.mjs --bench`, with the real
+  // libraries built under bench/realsuites by `node bench/realsuites/convert.mjs`).
   it('retraining from the corpus reproduces the shipped weights', function () {
     if (!process.env.SKILL_ROUTER_RETRAIN || !existsSync(CORPUS)) this.skip();
     this.timeout(3_600_000);
