@@ -72,29 +72,6 @@ export const SMALL_POOL = 10;
 export const ALONE_SHARE = 0.25;
 
 /**
- * A near-duplicate's other skill must answer each side's requests on its own text: the mean, over
- * a side's probes, of the other's `alone` relevance as a share of the best's, at least this on
- * both sides. Over the judged tune pairs of bench/pairs (95), the smaller side's mean is 0.79
- * (median) for pairs of one job and 0.62 for siblings (different jobs of one domain). In the scan
- * (`node out/bench/pairRelations.js --split tune`), 0.6 drops 5 of 12 sibling findings and 2 of 13
- * overlaps and keeps the one-job pairs and the tune twins (16 of 20); 0.65 lost two twins.
- */
-export const SAME_JOB_ALONE = 0.6;
-
-/** The mean over `rankings` (that carry `alone`) of `other`'s alone share; 1 when none carries it (no relevance model). */
-export function aloneShareOf(rankings: readonly ScopedRanking[], other: string): number {
-  let n = 0;
-  let sum = 0;
-  for (const r of rankings) {
-    if (!r.alone) continue;
-    n++;
-    const i = r.ids.indexOf(other);
-    sum += i >= 0 ? r.alone[i] : 0;
-  }
-  return n ? sum / n : 1;
-}
-
-/**
  * The same for raw lexical (BM25) scores, read in a small pool without an encoder: only a skill
  * the request's words all but miss is not close. In a library of a few skills, words the skills
  * share weigh almost nothing (BM25's IDF), so even the same job for another framework (React vs
@@ -414,9 +391,6 @@ export function judgeCompetition(
   // corpus pairs (bench/pairs), 11 name each other so, and none of them is one job twice (6 are
   // siblings; the 6 tune pairs decided it, the held-out 5 agree).
   if (graph.names(x).has(y.id) && graph.names(y).has(x.id)) return null;
-  // One job answers the other's requests on its own text, both ways: two jobs of one domain that
-  // share its words meet in the top 3, but the other's own text answers a request less well.
-  if (Math.min(aloneShareOf(rx, y.id), aloneShareOf(ry, x.id)) < SAME_JOB_ALONE) return null;
   return { kind: 'near-duplicate' };
 }
 

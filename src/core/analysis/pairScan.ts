@@ -426,7 +426,6 @@ class Scan {
     const ids: string[] = [];
     const close: boolean[] = [];
     const relevant: boolean[] = [];
-    const aloneShares: number[] = [];
     // In a small pool any skill is in the top 3 for want of others: there the other one must also
     // be judged relevant to the request on its own text (`alone`: the softmax over a few skills
     // leaves a twin behind its copy almost nothing), at or above the floor and ALONE_SHARE of the
@@ -443,7 +442,6 @@ class Scan {
       close.push(c.id === doc.id || closeTo(self, c, pool, words));
       const alone = c.alone ?? c.relevance;
       relevant.push(floor === null || alone === null || alone === undefined || (alone >= floor && alone >= ALONE_SHARE * best));
-      if (alone !== null && alone !== undefined && best > 0) aloneShares.push(Math.round((100 * alone) / best) / 100);
       if (ids.length >= KEPT) break;
     }
     const routed: ScopedRanking = {
@@ -453,7 +451,6 @@ class Scan {
       ids,
       close,
       ...(floor !== null ? { relevant } : {}),
-      ...(aloneShares.length === ids.length ? { alone: aloneShares } : {}),
       ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
     };
     this.rankings.set(this.probeKey(doc, probe), routed);

@@ -60,11 +60,6 @@ export interface ScopedRanking {
    * at or above the floor); absent without a relevance model (then every one counts).
    */
   relevant?: boolean[];
-  /**
-   * For each of `ids`, its relevance on its own text (`alone`) as a share of the best candidate's
-   * relevance, to two decimals; absent without a relevance model.
-   */
-  alone?: number[];
   /** The request in bridged English, for a Chinese request. */
   readAs?: string;
 }
