@@ -49,7 +49,8 @@ export interface RouteCandidate {
   passage: MatchedPassage | null;
   /**
    * Whether the router judges this skill relevant to the request (its calibrated relevance is at
-   * or above the relevance floor). Results after the last relevant one are shown for context only.
+   * or above the relevance floor, or it is set aside as doing the same job as a set member).
+   * Results after the last relevant one are shown for context only.
    */
   relevant?: boolean;
   /** A member of the request's set (`RouteResult.set`). */

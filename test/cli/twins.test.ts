@@ -60,8 +60,14 @@ describe('cli: twins in other words are near-duplicates, and their evidence repr
     for (const e of requests) {
       const routed = await run(['route', e.query, '--library', 'lib', '--cache', join(dir, 'cache'), '--top', '5', '--json', '--quiet']);
       assert.equal(routed.code, 0, routed.stderr);
-      const ids = (JSON.parse(routed.stdout).results as { id: string }[]).map((x) => x.id);
-      for (const [id, rank] of Object.entries(e.ranks)) assert.equal(ids.indexOf(id) + 1, rank, `${e.query}: ${id} in ${ids.join(', ')}`);
+      const results = JSON.parse(routed.stdout).results as { id: string; relevant?: boolean }[];
+      const ids = results.map((x) => x.id);
+      for (const [id, rank] of Object.entries(e.ranks)) {
+        assert.equal(ids.indexOf(id) + 1, rank, `${e.query}: ${id} in ${ids.join(', ')}`);
+        // Both twins answer the request: neither is shown below "not relevant to this request".
+        assert.notEqual(results[rank - 1].relevant, false, `${e.query}: ${id} judged not relevant`);
+      }
+      assert.equal(results.find((x) => x.id === 'haiku-poet')?.relevant, false, 'the unrelated skill stays context');
     }
   });
 });

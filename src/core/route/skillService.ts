@@ -321,6 +321,10 @@ class Engine implements RoutingEngine {
     const set = ranking.set ? { ids: ranking.set.ids.filter((id) => shown.has(id)), rejected: ranking.set.rejected.filter((r) => shown.has(r.partnerId)) } : null;
     const members = new Set(set?.ids);
     const aside = new Map((set?.rejected ?? []).map((r) => [r.id, { id: r.partnerId, reason: r.reason, evidence: r.evidence }]));
+    // A candidate set aside because it does the same job as a member is as relevant as that
+    // member: a twin behind its copy gets little of the reranker's probability (0.01 in a library
+    // of three), which says it is the second choice, not that it does not fit.
+    const sameJobAsMember = (id: string) => aside.get(id)?.reason === 'function_redundant' && members.has(aside.get(id)!.id);
     const candidates: RouteCandidate[] = ranking.candidates.slice(0, opts.k ?? 10).map((c, i) => {
       const doc = this.entries.get(c.id)!.doc;
       return {
@@ -340,7 +344,7 @@ class Engine implements RoutingEngine {
           final: c.relevance ?? c.rerank ?? c.fused,
         },
         passage: explain ? explain(c.id) : null,
-        ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && c.relevance >= ranking.floor } : {}),
+        ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && (c.relevance >= ranking.floor || sameJobAsMember(c.id)) } : {}),
         ...(members.has(c.id) ? { inSet: true as const } : {}),
         ...(aside.has(c.id) ? { setAsideFor: aside.get(c.id)! } : {}),
       };
