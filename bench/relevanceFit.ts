@@ -74,9 +74,10 @@ export interface DevLists {
 
 /**
  * Fits both regimes' weights and the shared thresholds; the report is a Markdown table per regime.
- * Pseudo-requests are easier than real ones (written from the skill's own words), so with labelled
- * requests (`dev`) the floor is the lower of the two 3% points: abstain on at most 3% of the real
- * requests too. Like the first-stage prior, that one number is all the labels decide.
+ * Pseudo-requests are easier than real ones (written from the skill's own words). Without real
+ * lists, with labelled requests (`dev`) the floor is the lower of the two 3% points. With real
+ * lists (`real`: bench/realLists.ts, with the dev requests added by bench/trainReranker.ts), they
+ * carry REAL_SHARE of the weights' fit and decide the floor and the strong threshold alone.
  */
 export function fitRelevance(
   model: RerankerModel,
