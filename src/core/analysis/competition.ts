@@ -63,15 +63,6 @@ export const CLOSE_DENSE = 0.7;
 export const SMALL_POOL = 10;
 
 /**
- * In a small pool, the other skill counts as relevant to a probe when its relevance on its own
- * text (`alone`) is at least the floor and this share of the best candidate's relevance. A twin
- * behind its copy earns 0.38-0.91 of the best (the csv twins of test/cli/twins.test.ts); an
- * unrelated skill that the small encoder gives a 0.6 cosine earns 0.17 (a release-notes request
- * over two CSV skills), one without it under 0.05.
- */
-export const ALONE_SHARE = 0.25;
-
-/**
  * The same for raw lexical (BM25) scores, read in a small pool without an encoder: only a skill
  * the request's words all but miss is not close. In a library of a few skills, words the skills
  * share weigh almost nothing (BM25's IDF), so even the same job for another framework (React vs
@@ -79,6 +70,15 @@ export const ALONE_SHARE = 0.25;
  * one incidental bridged word ("write") scores under 0.04.
  */
 export const CLOSE_WORDS = 0.05;
+
+/**
+ * In a small pool, the other skill counts as relevant to a probe when its relevance on its own
+ * text (`alone`) is at least the floor and this share of the best candidate's relevance. A twin
+ * behind its copy earns 0.38-0.91 of the best (the csv twins of test/cli/twins.test.ts); an
+ * unrelated skill that the small encoder gives a 0.6 cosine earns 0.17 (a release-notes request
+ * over two CSV skills), one without it under 0.05.
+ */
+export const ALONE_SHARE = 0.25;
 
 /** One candidate's first-stage scores, as closeness reads them. */
 export interface FirstStageScores {
