@@ -222,31 +222,36 @@ async function runUi() {
     await page.keyboard.press('Escape');
   });
   const editorLine = (text) => page.locator('.monaco-editor .view-lines .view-line', { hasText: text }).first();
-  const openFileQuick = async (rel) => {
+  // Quick Open (Ctrl+P) or the command palette (F1, whose input starts with ">"): fills the input,
+  // waits until the focused row has caught up, then Enter.
+  const quickInput = async (key, text, row) => {
     for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible' });
-      // Into the input itself: after a window reload the keyboard's focus can sit in the panel's
-      // webview, and keys typed there never reach Quick Open (one CI run waited 120 s for the row).
-      await input.fill(rel);
       try {
-        await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: rel.split('/')[0] }).waitFor({ timeout: attempt === 1 ? 30_000 : 120_000 });
+        // The keyboard's focus can sit in the panel's webview (after a window reload, or after typing
+        // in the panel): Quick Open then opens and closes again as the webview takes the focus back
+        // (one CI run saw the input resolve, then "element is not visible" for 120 s). Take the
+        // focus out of the webview's frame first, so Ctrl+P reaches the workbench.
+        await page.evaluate(() => {
+          const el = document.activeElement;
+          if (el && el !== document.body && el instanceof HTMLElement) el.blur();
+        });
+        await page.keyboard.press(key);
+        const input = page.locator('.quick-input-widget input.input');
+        await input.waitFor({ state: 'visible', timeout: 20_000 });
+        await input.fill(key === 'F1' ? `>${text}` : text, { timeout: 20_000 });
+        await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: row }).waitFor({ timeout: attempt === 1 ? 30_000 : 90_000 });
         break;
       } catch (err) {
-        if (attempt === 2) throw err;
+        if (attempt === 3) throw err;
+        console.log(`  (${key} "${text}", try ${attempt}: ${String(err.message).split('\n')[0]}; again)`);
         await page.keyboard.press('Escape');
       }
     }
     await page.keyboard.press('Enter');
   };
+  const openFileQuick = (rel) => quickInput('Control+P', rel, rel.split('/')[0]);
   await step('opening csv-tidy/SKILL.md shows the near-duplicate squiggle on the description line', async () => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-    await page.keyboard.type('csv-tidy/SKILL.md');
-    // Enter opens the focused row: wait until the list has caught up with the typing.
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'csv-tidy' }).waitFor();
-    await page.keyboard.press('Enter');
+    await openFileQuick('csv-tidy/SKILL.md');
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor();
     // Measured in the page, and re-checked until it holds: the editor re-renders its lines while it settles.
     await page.waitForFunction(() => {
@@ -290,11 +295,7 @@ async function runUi() {
   await step('"Test a Query" opens the panel; a typed request routes k8s-deploy first', async () => {
     await page.mouse.move(5, 450); // away from the squiggle, so its hover closes
     await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-    await page.keyboard.type('Skill Router: Test a Query');
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Test a Query' }).waitFor();
-    await page.keyboard.press('Enter');
+    await quickInput('F1', 'Skill Router: Test a Query', 'Test a Query');
     await panel.locator('#query').waitFor();
     await panel.locator('#query').fill(request);
     await panel.locator('#query').press('Enter');
@@ -454,11 +455,7 @@ async function runUi() {
   });
   await step('the settings page lists every declared setting', async () => {
     const declared = Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).contributes.configuration.properties).length;
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-    await page.keyboard.type('Preferences: Open Settings (UI)');
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Open Settings (UI)' }).waitFor();
-    await page.keyboard.press('Enter');
+    await quickInput('F1', 'Preferences: Open Settings (UI)', 'Open Settings (UI)');
     const search = page.locator('.settings-editor .suggest-input-container .monaco-editor textarea, .settings-editor .search-container textarea').first();
     await search.waitFor();
     await search.focus();
