@@ -276,6 +276,19 @@ describe('the suggested line', () => {
     assert.match(useOtherLine(prep, organizer, tp, words)!, /^For [^,]+(, [^,]+)*( or [^,]+)?, use tax-season-organizer\.$/);
   });
 
+  it('drops a clause-opening verb, however short, and keeps a noun that ends in "s"', () => {
+    // The probes and the suggested line tell a verb of the third person the same way (thirdPersonVerb).
+    const stats = doc('w/web-stats', 'web-stats', 'Count page views and visitors of a website.');
+    const board = doc('w/growth-board', 'growth-board', 'Count page views of a website; analytics dashboards for growth teams, uses cohort tables.');
+    const wp = new SkillProfiles([stats, board], words);
+    const phrases = distinguishingPhrases(stats, board, wp, words);
+    assert.ok(phrases.includes('analytics dashboards'), `"analytics" is a topic, not a verb: ${phrases.join(' | ')}`);
+    assert.ok(phrases.includes('cohort tables'), `"uses" opens the clause and names no topic: ${phrases.join(' | ')}`);
+    assert.ok(phrases.every((p) => !/^uses\b/.test(p)), phrases.join(' | '));
+    assert.equal(inUserWords('Analytics dashboards for growth teams.'), 'Analytics dashboards for growth teams.');
+    assert.equal(inUserWords('Uses cohort tables to track retention.'), 'Use cohort tables to track retention.');
+  });
+
   it('holds no instruction to the agent and no phrase cut before its noun', () => {
     const self = doc('c/crm-notes', 'crm-notes', 'Keep notes on CRM contacts and log calls.');
     const other = doc('c/capsule-crm', 'capsule-crm', 'Automate Capsule CRM via Rube MCP: always search tools first for current schemas. Vaex-style exports of large tabular, efficient visualization of big, and pipelines based on webhooks.');

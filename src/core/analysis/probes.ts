@@ -191,11 +191,22 @@ export function quotedRequest(sentence: string): string | null {
 }
 
 /**
- * Opening words ending in "s" that no imperative replaces: plural nouns of a noun phrase ("Tools
- * for …"), names and adjectives ("Kubernetes", "various"), and verbs that say what a skill holds
- * rather than a job ("Supports …", "Covers …").
+ * Words ending in "s" that are no verb of the third person: plural nouns of a noun phrase ("Tools
+ * for …"), names and adjectives ("Kubernetes", "various"), and words that end so ("analytics").
  */
-const PLURAL_OPENERS = new Set(['tools', 'guidelines', 'patterns', 'utilities', 'instructions', 'templates', 'scripts', 'tips', 'rules', 'docs', 'skills', 'workflows', 'helpers', 'commands', 'resources', 'techniques', 'examples', 'components', 'notes', 'standards', 'conventions', 'recipes', 'strategies', 'operations', 'best', 'details', 'references', 'utils', 'apis', 'sdks', 'settings', 'options', 'this', 'its', 'his', 'is', 'has', 'was', 'always', 'news', 'analytics', 'physics', 'statistics', 'mathematics', 'economics', 'graphics', 'ethics', 'metrics', 'kubernetes', 'aws', 'ios', 'macos', 'windows', 'express', 'less', 'sass', 'postgres', 'redis', 'canvas', 'jenkins', 'atlas', 'pandas', 'tailwindcss', 'us', 'plus', 'status', 'focus', 'bonus', 'campus', 'corpus', 'process', 'access', 'business', 'success', 'progress', 'address', 'class', 'glass', 'cross', 'gross', 'press', 'stress', 'supports', 'covers', 'includes', 'features', 'contains', 'offers', 'provides', 'lists', 'various', 'numerous', 'previous', 'serious', 'famous', 'obvious', 'continuous', 'autonomous', 'asynchronous', 'synchronous', 'ambiguous']);
+const NOT_THIRD_PERSON = new Set(['tools', 'guidelines', 'patterns', 'utilities', 'instructions', 'templates', 'scripts', 'tips', 'rules', 'docs', 'skills', 'workflows', 'helpers', 'commands', 'resources', 'techniques', 'examples', 'components', 'notes', 'standards', 'conventions', 'recipes', 'strategies', 'operations', 'best', 'details', 'references', 'utils', 'apis', 'sdks', 'settings', 'options', 'this', 'its', 'his', 'is', 'has', 'was', 'always', 'news', 'analytics', 'physics', 'statistics', 'mathematics', 'economics', 'graphics', 'ethics', 'metrics', 'kubernetes', 'aws', 'ios', 'macos', 'windows', 'express', 'less', 'sass', 'postgres', 'redis', 'canvas', 'jenkins', 'atlas', 'pandas', 'tailwindcss', 'us', 'plus', 'status', 'focus', 'bonus', 'campus', 'corpus', 'process', 'access', 'business', 'success', 'progress', 'address', 'class', 'glass', 'cross', 'gross', 'press', 'stress', 'various', 'numerous', 'previous', 'serious', 'famous', 'obvious', 'continuous', 'autonomous', 'asynchronous', 'synchronous', 'ambiguous']);
+/** Verbs that say what a skill holds rather than a job ("Supports …", "Covers …"): no request opens with one. */
+const HOLDING_VERBS = new Set(['supports', 'covers', 'includes', 'features', 'contains', 'offers', 'provides', 'lists']);
+
+/**
+ * Whether a word reads as a verb of the third person ("analyzes", "pulls", "manages"): probes turn
+ * an opening one into an imperative, suggestions drop one that opens a clause (it names no topic).
+ */
+export function thirdPersonVerb(word: string): boolean {
+  const w = word.toLowerCase();
+  return w.length > 3 && /[^s]s$/.test(w) && !NOT_THIRD_PERSON.has(w);
+}
+
 /** Words after an opening plural noun ("Tools for", "Patterns that"): the first word is not a verb. */
 const AFTER_A_NOUN = new Set(['for', 'to', 'of', 'that', 'which', 'are', 'were', 'with', 'in', 'on', 'from', 'by', 'is', 'and', 'or', '&', 'as', 'at', 'when']);
 /** -ing words that are not a verb's gerund. */
@@ -230,7 +241,7 @@ export function inUserWords(sentence: string): string {
   if (!m) return sentence;
   const [first, next] = [m[1], m[2]];
   const lower = first.toLowerCase();
-  const verb = (w: string) => /[^s]s$/.test(w.toLowerCase()) && w.length > 3 && !PLURAL_OPENERS.has(w.toLowerCase());
+  const verb = (w: string) => thirdPersonVerb(w) && !HOLDING_VERBS.has(w.toLowerCase());
   // "Creates and manages Jira issues": two verbs.
   const two = /^(\p{L}+)\s+(and|or)\s+(\p{Ll}+)\b/u.exec(sentence);
   if (two && verb(two[1]) && verb(two[3])) return `${baseForm(two[1])} ${two[2]} ${baseForm(two[3])}${sentence.slice(two[0].length)}`;

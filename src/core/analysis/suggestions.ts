@@ -8,6 +8,7 @@
 import { hasCjk } from '../text/analyse';
 import type { SkillDoc } from '../types';
 import { termCosine, type Analyser, type SkillProfiles } from './conflicts';
+import { thirdPersonVerb } from './probes';
 
 /** Phrases in one line: enough to say what the other skill is for, short enough to read. */
 const MAX_PHRASES = 3;
@@ -56,9 +57,13 @@ function englishClauses(text: string): string[][] {
     .map((c) => c.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}$€£¥]+|[^\p{L}\p{N}+#]+$/gu, '')).filter(Boolean));
 }
 
-/** A clause that opens with a verb of the third person ("pulls YTD income", "scans QuickBooks") names no topic with it. */
+/**
+ * A clause that opens with a verb of the third person ("pulls YTD income", "scans QuickBooks",
+ * "covers …") names no topic with it; "analytics dashboards" does. Lower case only: a capitalised
+ * word there is a name ("Atlas") or a sentence's first word, which the probes read.
+ */
 function opensWithVerb(word: string, index: number, clauseLength: number): boolean {
-  return index === 0 && clauseLength > 1 && /^\p{Ll}{3,}[^s]s$/u.test(word);
+  return index === 0 && clauseLength > 1 && /^\p{Ll}/u.test(word) && thirdPersonVerb(word);
 }
 
 /**
