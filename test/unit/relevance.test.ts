@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { excludedFacets, excludes, splitNegated } from '../../src/core/analysis/facets';
 import { BackgroundFrequencies, blendedIdf } from '../../src/core/index/background';
 import { applyExclusions, MEMBER_RELEVANCE_SHARE, setOf } from '../../src/core/route/pipeline';
-import { aloneRows, matchOf, RELEVANCE_FEATURES, relevanceOf, relevanceRows, type RelevanceWeights } from '../../src/core/route/relevance';
+import { aloneRows, matchOf, OFF_TOPIC_COSINE, offTopic, RELEVANCE_FEATURES, relevanceOf, relevanceRows, type RelevanceWeights } from '../../src/core/route/relevance';
 import { trainRelevance, type RelevanceList } from '../../src/core/route/relevanceTraining';
 import { POINT, POINT_FEATURES, type ListFeatures } from '../../src/core/route/rerankFeatures';
 import { prng } from '../../src/core/route/rerankTraining';
@@ -24,6 +24,17 @@ function list(rows: Partial<Record<(typeof POINT_FEATURES)[number], number>>[]):
 }
 
 describe('calibrated relevance', () => {
+  it('calls a candidate off topic only with nothing of the request in its name, description or headings, no shared term, and a far cosine', () => {
+    const row = (r: Partial<Record<(typeof POINT_FEATURES)[number], number>>) => POINT_FEATURES.map((name) => r[name] ?? 0);
+    const bodyOnly = row({ requestInBody: 1, requestInBestPassage: 0.5 });
+    assert.equal(offTopic(bodyOnly, -0.03), true, 'a body mention and a far cosine');
+    assert.equal(offTopic(bodyOnly, OFF_TOPIC_COSINE), false, 'close enough in meaning');
+    assert.equal(offTopic(bodyOnly, null), false, 'never without the encoder: words alone cannot tell a paraphrase');
+    assert.equal(offTopic(row({ requestInNameDescription: 0.1 }), 0), false, 'a request word in its description');
+    assert.equal(offTopic(row({ requestInHeadings: 0.2 }), 0), false, 'a request word in a heading');
+    assert.equal(offTopic(row({ tfidfCosine: 0.01 }), 0), false, 'a term in common');
+  });
+
   it("rows describe the best candidate, and a candidate's gap below it", () => {
     const lf = list([{ requestInNameDescription: 0.2 }, { requestInNameDescription: 0.9, dense: 0.7 }, {}]);
     const rows = relevanceRows(lf, [0.2, 0.7, 0.1]);

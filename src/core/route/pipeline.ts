@@ -25,7 +25,7 @@ import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
 import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
-import { aloneRows, matchOf, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
+import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
 import { analyseRequest, denseQueryText, readShare, unreadReason, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
@@ -279,6 +279,9 @@ export class RoutingPipeline {
     const alone = weights ? relevanceOf(weights, aloneRows(features!, scores!)) : null;
     // What the author excluded is not relevant, however close it came (see `score`).
     if (relevance && alone && features) features.point.forEach((x, i) => x[POINT.requestExcluded] === 1 && (relevance[i] = alone[i] = 0));
+    // Nor is a candidate off topic: nothing of the request in its name, description or headings,
+    // and far from it in meaning (`offTopic`).
+    if (relevance && alone && features) features.point.forEach((x, i) => offTopic(x, head[i].dense) && (relevance[i] = alone[i] = 0));
     const rerankMs = performance.now() - t;
     // One order, the final scores' (relevance, else the reranker's): the set is chosen over it and
     // moves nothing. Ties (relevance saturates) go by the reranker's score, then first-stage order.

@@ -101,6 +101,28 @@ function rowOf(features: ListFeatures, i: number, peak: number, gap: number): nu
   return RELEVANCE_FEATURES.map((name) => row[name]);
 }
 
+/**
+ * Cosine under which a candidate that shares nothing with the request's words is off topic (see
+ * `offTopic`). Over the real requests of the tune half of bench/realsuites and dotnet (368 first
+ * answers, 22 requests no skill should answer) and the 185 dev requests, no right first answer has
+ * no request word in its name, description and headings, no shared term and a cosine under 0.4;
+ * two no-skill requests do (a tomato-soup recipe, the weather and a film in Chinese), and "what is
+ * the weather in Paris" over 418 skills reached a skill whose code sample defines `get_weather`
+ * (cosine -0.03, relevance 0.19, above the floor): docs/retrieval-log.md, section 24.
+ */
+export const OFF_TOPIC_COSINE = 0.35;
+
+/**
+ * Whether a candidate is off topic for the request: none of the request's words in its name,
+ * description (or bridged reading) and headings, no term in common (TF-IDF cosine 0), and the
+ * encoder's cosine under `OFF_TOPIC_COSINE`. Only a body mention, or nothing, brought it; the
+ * reranker's softmax can still give the one skill whose body has a word most of the probability.
+ * Never without the encoder's score (`dense` null): words alone cannot tell a paraphrase.
+ */
+export function offTopic(point: readonly number[], dense: number | null): boolean {
+  return dense !== null && dense < OFF_TOPIC_COSINE && point[POINT.requestInNameDescription] === 0 && point[POINT.requestInHeadings] === 0 && point[POINT.tfidfCosine] === 0;
+}
+
 /** σ of the linear score of each row. */
 export function relevanceOf(w: RelevanceWeights, rows: readonly (readonly number[])[]): number[] {
   return rows.map((x) => {
