@@ -390,11 +390,22 @@ async function runUi() {
   const ignore = '<!-- skill-router-ignore skill.near-duplicate csv-cleaner -->';
   await step('a quick fix (Ctrl+.) on the squiggle applies: the ignore comment is written and the warning goes', async () => {
     // Put the cursor inside the warning's range, then open the quick-fix menu as a user would.
-    await page.locator('.monaco-editor .view-line span', { hasText: 'Clean messy CSV' }).first().click();
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+.');
+    // Bounded tries: after a window reload the first Ctrl+. can go to the restored webview (CI once
+    // waited 120 s for the menu that a second try opens).
     const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Ignore skill.near-duplicate about "csv-cleaner"' }).first();
-    await item.waitFor();
+    for (let attempt = 1; ; attempt++) {
+      await page.locator('.monaco-editor .view-line span', { hasText: 'Clean messy CSV' }).first().click({ timeout: 20_000 });
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+.');
+      try {
+        await item.waitFor({ timeout: 20_000 });
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        console.log(`  quick-fix menu not shown after Ctrl+. (try ${attempt}); trying again`);
+        await page.keyboard.press('Escape');
+      }
+    }
     await shot('4-quick-fix.png');
     // The keyboard, as the menu is meant to be used: move the focus to the ignore comment.
     const focused = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Ignore skill.near-duplicate about "csv-cleaner"' });
