@@ -25,7 +25,7 @@ function list(rows: Partial<Record<(typeof POINT_FEATURES)[number], number>>[]):
 
 describe('calibrated relevance', () => {
   it('calls a candidate off topic only with nothing of the request in its name, description or headings, no shared term, and a far cosine', () => {
-    const row = (r: Partial<Record<(typeof POINT_FEATURES)[number], number>>) => POINT_FEATURES.map((name) => r[name] ?? 0);
+    const row = (r: Parameters<typeof list>[0][number]) => list([r]).point[0];
     const bodyOnly = row({ requestInBody: 1, requestInBestPassage: 0.5 });
     assert.equal(offTopic(bodyOnly, -0.03), true, 'a body mention and a far cosine');
     assert.equal(offTopic(bodyOnly, OFF_TOPIC_COSINE), false, 'close enough in meaning');

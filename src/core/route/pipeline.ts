@@ -277,11 +277,10 @@ export class RoutingPipeline {
     const weights = model && scores && features ? model[head.some((c) => c.dense !== null) ? 'dense' : 'lexical'] : null;
     const relevance = weights ? relevanceOf(weights, relevanceRows(features!, scores!)) : null;
     const alone = weights ? relevanceOf(weights, aloneRows(features!, scores!)) : null;
-    // What the author excluded is not relevant, however close it came (see `score`).
-    if (relevance && alone && features) features.point.forEach((x, i) => x[POINT.requestExcluded] === 1 && (relevance[i] = alone[i] = 0));
-    // Nor is a candidate off topic: nothing of the request in its name, description or headings,
-    // and far from it in meaning (`offTopic`).
-    if (relevance && alone && features) features.point.forEach((x, i) => offTopic(x, head[i].dense) && (relevance[i] = alone[i] = 0));
+    // What the author excluded is not relevant, however close it came (see `score`), nor is a
+    // candidate off topic: nothing of the request in its name, description or headings, and far
+    // from it in meaning (`offTopic`).
+    if (relevance && alone && features) features.point.forEach((x, i) => (x[POINT.requestExcluded] === 1 || offTopic(x, head[i].dense)) && (relevance[i] = alone[i] = 0));
     const rerankMs = performance.now() - t;
     // One order, the final scores' (relevance, else the reranker's): the set is chosen over it and
     // moves nothing. Ties (relevance saturates) go by the reranker's score, then first-stage order.
