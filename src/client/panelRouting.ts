@@ -99,6 +99,7 @@ export function toRouteSummary(
         }
       : null,
     ...(item.relevant === false ? { relevant: false } : {}),
+    ...(item.notRelevant ? { notRelevant: item.notRelevant } : {}),
   }));
   const set = toPanelSet(res.set);
   return {

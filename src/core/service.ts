@@ -1,6 +1,7 @@
 /** Public shape of the routing engine: what the CLI, the language server and the panel call. */
 import type { ListingClient, ListingOptions } from './profiles';
 import type { CancelToken, ProgressSink, SkillDoc } from './types';
+import type { NotRelevant } from './route/notRelevant';
 
 export interface StageScores {
   /** Cosine similarity of the best skill vector (null when no embedder is loaded). */
@@ -57,6 +58,12 @@ export interface RouteCandidate {
   inSet?: true;
   /** Set aside for a set member it conflicts with (redundant, another ecosystem or platform): use that one. */
   setAsideFor?: { id: string; reason: SkipReason; evidence: string };
+  /**
+   * Why its relevance is 0 whatever the reranker's score: the request names what its description
+   * says it is not for (`excluded`), or none of the request's words is in its name, description or
+   * headings and it is far from the request in meaning (`off-topic`).
+   */
+  notRelevant?: NotRelevant;
 }
 
 export interface RouteTimings {

@@ -44,6 +44,7 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
         scores: c.scores,
         passage: c.passage,
         ...(c.relevant !== undefined ? { relevant: c.relevant } : {}),
+        ...(c.notRelevant ? { notRelevant: c.notRelevant } : {}),
       });
     }
   }

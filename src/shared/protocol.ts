@@ -3,6 +3,7 @@
  * extension, tests, other editors). Every method here is documented in docs/lsp-extensions.md;
  * a unit test keeps the two in step.
  */
+import type { NotRelevant } from '../core/route/notRelevant';
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import { isListingClient, type ListingClient } from '../core/profiles';
 import type { ListingGap } from '../core/reach/gapReasons';
@@ -118,6 +119,8 @@ export interface RouteItem {
   } | null;
   /** Whether the router judges it relevant (its calibrated relevance); absent: not judged, shown as relevant. */
   relevant?: boolean;
+  /** Why its relevance is 0 by rule, whatever the reranker's score (see the core's `RouteCandidate.notRelevant`). */
+  notRelevant?: NotRelevant;
 }
 
 export interface RouteResponse {

@@ -7,6 +7,7 @@
  * No `vscode` and no DOM here: the host (`src/client/queryPanel.ts`) and the webview
  * (`src/webview/panel.ts`) both import this module.
  */
+import type { NotRelevant } from '../core/route/notRelevant';
 import { SKIP_REASONS, type SkipReason } from '../core/analysis/types';
 import { LISTING_CLIENTS, PROFILES, type ListingClient, type ProfileId } from '../core/profiles';
 import type { ListingGap } from '../core/reach/gapReasons';
@@ -64,6 +65,8 @@ export interface PanelResult {
   passage: PanelPassage | null;
   /** false: the router judges it not relevant (shown for context, below the line); absent: relevant. */
   relevant?: boolean;
+  /** Why its relevance is 0 by rule: its description excludes what the request names, or it is off topic. */
+  notRelevant?: NotRelevant;
 }
 
 /** A candidate left out of the set: choosing it with `conflictsWith` would be a SKIP combination. */
@@ -278,7 +281,7 @@ export const isPanelResult = shape<PanelResult>(
     scores: isPanelScores,
     passage: nullable(isPanelPassage),
   },
-  { whenToUse: str(TEXT), relevant: isBool },
+  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic'] as const) },
 );
 
 export const isPanelSkip = shape<PanelSkip>(

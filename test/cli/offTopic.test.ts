@@ -41,21 +41,22 @@ const SKILLS: Record<string, { description: string; body: string }> = {
 
 interface Routed {
   match: string;
-  results: { id: string; relevant?: boolean; scores: { relevance?: number; rerank: number | null } }[];
+  results: { id: string; relevant?: boolean; notRelevant?: string; scores: { relevance?: number; rerank: number | null } }[];
 }
 
 describe('cli: a request no skill is about gets "no skill fits", with the model', function () {
   this.timeout(120_000);
   let dir: string;
 
-  const route = async (query: string): Promise<Routed> => {
+  const run = async (query: string, json: boolean): Promise<string> => {
     const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
     const out = { stdout: '', stderr: '' };
-    const argv = ['route', query, '--library', 'lib', '--cache', join(dir, 'cache'), '--top', '3', '--json', '--quiet'];
+    const argv = ['route', query, '--library', 'lib', '--cache', join(dir, 'cache'), '--top', '3', '--quiet', ...(json ? ['--json'] : [])];
     const code = await main({ argv, cwd: dir, stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s), env: {} });
     assert.equal(code, 0, out.stderr);
-    return JSON.parse(out.stdout) as Routed;
+    return out.stdout;
   };
+  const route = async (query: string): Promise<Routed> => JSON.parse(await run(query, true)) as Routed;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'sr-offtopic-'));
@@ -75,6 +76,32 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.equal(sdk.scores.relevance, 0);
     assert.equal(r.match, 'none');
     assert.ok(r.results.every((x) => x.relevant === false), JSON.stringify(r.results));
+    // The 0 beside a high reranker score says why, in the JSON and in the table.
+    assert.equal(sdk.notRelevant, 'off-topic');
+    const table = await run('what is the weather in Paris', false);
+    const line = table.split('\n').find((l) => l.includes('(agent-sdk-tools)'));
+    assert.match(line ?? '', /\[relevance 0: off topic: none of the request's words in its name, description or headings/, table);
+  });
+
+  it('says so when the request names what a description excludes', async () => {
+    for (const [name, description] of [
+      ['js-linter', 'Lint JavaScript and TypeScript code with ESLint rules and fix the warnings. Not for Python code.'],
+      ['py-linter', 'Lint Python code with Ruff and fix the warnings in Python modules.'],
+    ]) {
+      mkdirSync(join(dir, 'lib2', name), { recursive: true });
+      writeFileSync(join(dir, 'lib2', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n`);
+    }
+    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
+    let stdout = '';
+    const argv = ['route', 'lint my Python script and fix the warnings', '--library', 'lib2', '--cache', join(dir, 'cache2'), '--json', '--quiet'];
+    assert.equal(await main({ argv, cwd: dir, stdout: (t) => void (stdout += t), stderr: () => undefined, env: {} }), 0);
+    const r = JSON.parse(stdout) as Routed;
+    assert.equal(r.results[0].id, 'py-linter');
+    const js = r.results.find((x) => x.id === 'js-linter');
+    assert.ok(js, stdout);
+    assert.equal(js.scores.relevance, 0);
+    assert.equal(js.notRelevant, 'excluded');
+    assert.equal(r.results[0].notRelevant, undefined, 'the skill the request is for has no such mark');
   });
 
   it('keeps the skills relevant for requests they are about, in the same words or in others', async () => {

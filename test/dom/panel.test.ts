@@ -491,6 +491,7 @@ describe('query panel (DOM)', function () {
     assert.deepEqual(items, ['pdf-extract', '数据可视化', '---', 'pdf-build', 'docx-edit']);
     assert.equal(await panel.text('.relevance-line'), 'Below: not judged relevant, shown for context');
     assert.equal(await panel.page.locator('li.result.context').count(), 2);
+    assert.equal(await panel.page.locator('.zero-badge').count(), 0, 'no reason without one from the router');
     // Absent fields: every result counts as relevant, no line.
     await panel.page.press('#query', 'Enter');
     await panel.waitForPosted('route', 2);
@@ -506,6 +507,15 @@ describe('query panel (DOM)', function () {
     await panel.page.focus('#query');
     await panel.page.keyboard.press('ArrowDown');
     assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), 'pdf-extract');
+  });
+
+  it('says why a result has relevance 0 by rule: off topic, or excluded by its description', async () => {
+    await routed();
+    const judged = RESULTS.map((r, i) => ({ ...r, relevant: i < 1, ...(i === 2 ? { notRelevant: 'off-topic' as const } : i === 3 ? { notRelevant: 'excluded' as const } : {}) }));
+    await panel.deliver(resultsMessage(1, { results: judged, match: 'strong' }));
+    const badges = await panel.page.$$eval('li.result', (els) => els.map((e) => e.querySelector('.zero-badge')?.textContent ?? null));
+    assert.deepEqual(badges, [null, null, 'off topic', 'excluded']);
+    assert.match((await panel.page.getAttribute('li.result:nth-child(4) .zero-badge', 'title')) ?? '', /^Relevance 0: off topic: none of the request's words in its name, description or headings/);
   });
 
   it('routes the shown request again when the host says a skill changed, keeping the input, the history and what the author marked', async () => {

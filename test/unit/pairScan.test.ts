@@ -197,7 +197,11 @@ describe('pair scan: conflicts', () => {
     const found = (await (await engine(files)).pairFindings()).filter((p) => p.a.includes('pdf') && p.b.includes('pdf'));
     const withHub = found.filter((p) => p.a === 'team/pdf-work' || p.b === 'team/pdf-work');
     assert.ok(withHub.length >= 1, JSON.stringify(found.map((p) => [p.a, p.b, p.detail?.kind])));
-    for (const u of withHub) assert.equal(u.detail?.kind === 'umbrella' && u.detail.umbrella, 'team/pdf-work', `${u.a} / ${u.b}: ${u.detail?.kind}`);
+    for (const u of withHub) {
+      assert.equal(u.detail?.kind === 'umbrella' && u.detail.umbrella, 'team/pdf-work', `${u.a} / ${u.b}: ${u.detail?.kind}`);
+      // The message says what was measured of a hub (its body names the others), not that it spreads its requests.
+      assert.match(u.explanation, /pdf-work's body names many of the other skills \(a hub\)/);
+    }
   });
 
   it('an umbrella over a task skill: the umbrella is the one whose requests spread', async () => {

@@ -342,12 +342,12 @@ export function judgeCompetition(
   // A hub of the reference graph names the other skill itself: the graph gives the direction.
   const hx = graph.isHub(x);
   const hy = graph.isHub(y);
-  if (hx !== hy) return { kind: 'umbrella', umbrella: hx ? x.id : y.id, task: hx ? y.id : x.id };
+  if (hx !== hy) return { kind: 'umbrella', umbrella: hx ? x.id : y.id, task: hx ? y.id : x.id, by: 'hub' };
   const ux = presentsAsUmbrella(x);
   const uy = presentsAsUmbrella(y);
   if (ux !== uy) {
     const [u, t, ru, rt] = ux ? [x, y, rx, ry] : [y, x, ry, rx];
-    if (spread(ru, u.id) >= spread(rt, t.id)) return { kind: 'umbrella', umbrella: u.id, task: t.id };
+    if (spread(ru, u.id) >= spread(rt, t.id)) return { kind: 'umbrella', umbrella: u.id, task: t.id, by: 'spread' };
   }
 
   // The same job for two stacks, platforms or products: a conflict while a first sentence does

@@ -64,7 +64,11 @@ export function pairMessage(f: PairFacts): string {
   if (verdict.kind === 'umbrella') {
     const [u, t] = verdict.umbrella === a.id ? [a, b] : [b, a];
     const dt = f.directions[t.id];
-    return `${written(dt, t.name)} also ${dt.taken === 1 ? 'ranks' : 'rank'} ${u.name} in the top 3, and ${u.name}, an umbrella skill, spreads its requests over more skills; e.g. ${quoted(f.example)}.`;
+    const why = {
+      hub: `${u.name}'s body names many of the other skills (a hub)`,
+      spread: `${u.name}, an umbrella skill, spreads its requests over more skills`,
+    }[verdict.by];
+    return `${written(dt, t.name)} also ${dt.taken === 1 ? 'ranks' : 'rank'} ${u.name} in the top 3, and ${why}; e.g. ${quoted(f.example)}.`;
   }
   const firsts = (d: ProbeDirection, other: string) => (d.first ? ` (${other} first for ${d.first})` : '');
   const rank = (d: ProbeDirection) => (d.taken === 1 ? 'ranks' : 'rank');

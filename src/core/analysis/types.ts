@@ -92,7 +92,12 @@ export type Verdict =
   | { kind: 'near-duplicate' }
   /** The same job for two platforms, languages or frameworks; `unnamed`: skills whose first sentence does not name theirs. */
   | { kind: 'variant'; family: FacetFamily | 'product'; values: Record<string, string[]>; unnamed: string[] }
-  | { kind: 'umbrella'; umbrella: string; task: string }
+  /**
+   * One covers the other's job as a part of a broader one, told `by`: the umbrella is a hub of
+   * the reference graph (its body names many of the others), or presents itself as an umbrella
+   * and spreads its requests over more skills.
+   */
+  | { kind: 'umbrella'; umbrella: string; task: string; by: 'hub' | 'spread' }
   /** Two steps of one piece of work: `first`'s job comes before `then`'s (`words`: the verbs that say so). */
   | { kind: 'sequence'; first: string; then: string; words: [string, string] };
 

@@ -25,6 +25,7 @@ import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
 import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
+import type { NotRelevant } from './notRelevant';
 import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
 import { analyseRequest, denseQueryText, readShare, unreadReason, type AnalysedRequest } from './request';
@@ -77,7 +78,14 @@ export interface RankedCandidate extends FusedCandidate {
   relevance: number | null;
   /** Relevance as if it were the best candidate (`aloneRows`; 0 past the head); null without a relevance model. */
   alone: number | null;
+  /**
+   * Why its relevance was set to 0 whatever the reranker said: the request names what its
+   * description excludes (`excluded`), or none of the request's words is in its name, description
+   * or headings and it is far from the request in meaning (`off-topic`).
+   */
+  zeroed?: NotRelevant;
 }
+
 
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
 export interface Ranking {
@@ -280,7 +288,15 @@ export class RoutingPipeline {
     // What the author excluded is not relevant, however close it came (see `score`), nor is a
     // candidate off topic: nothing of the request in its name, description or headings, and far
     // from it in meaning (`offTopic`).
-    if (relevance && alone && features) features.point.forEach((x, i) => (x[POINT.requestExcluded] === 1 || offTopic(x, head[i].dense)) && (relevance[i] = alone[i] = 0));
+    const zeroed = new Map<number, NotRelevant>();
+    if (relevance && alone && features) {
+      features.point.forEach((x, i) => {
+        const why = x[POINT.requestExcluded] === 1 ? 'excluded' : offTopic(x, head[i].dense) ? 'off-topic' : null;
+        if (!why) return;
+        relevance[i] = alone[i] = 0;
+        zeroed.set(i, why);
+      });
+    }
     const rerankMs = performance.now() - t;
     // One order, the final scores' (relevance, else the reranker's): the set is chosen over it and
     // moves nothing. Ties (relevance saturates) go by the reranker's score, then first-stage order.
@@ -288,7 +304,7 @@ export class RoutingPipeline {
     const place = new Map(byScore.map((i, n) => [i, n]));
     const order = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
     const candidates: RankedCandidate[] = [
-      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null })),
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}) })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null, alone: alone ? 0 : null })),
     ];
     const match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;

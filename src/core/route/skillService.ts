@@ -347,6 +347,7 @@ class Engine implements RoutingEngine {
         ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && (c.relevance >= ranking.floor || sameJobAsMember(c.id)) } : {}),
         ...(members.has(c.id) ? { inSet: true as const } : {}),
         ...(aside.has(c.id) ? { setAsideFor: aside.get(c.id)! } : {}),
+        ...(c.zeroed ? { notRelevant: c.zeroed } : {}),
       };
     });
     const result: RouteResult = { query: full, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
