@@ -168,6 +168,7 @@ export function routeJson(result: RouteResult, root: string) {
       ...(c.inSet ? { inSet: true } : {}),
       ...(c.setAsideFor ? { setAsideFor: c.setAsideFor } : {}),
       ...(c.notRelevant ? { notRelevant: c.notRelevant } : {}),
+      ...(c.notFor ? { notFor: c.notFor } : {}),
       scores: c.scores,
       passage: c.passage,
     })),
@@ -194,7 +195,7 @@ function formatRoute(result: RouteResult): string {
       lines.push('    ---- below: not relevant to this request ----');
       lineDrawn = true;
     }
-    const mark = c.inSet ? '  [set]' : c.setAsideFor ? `  [set aside: ${skipPhrase(c.setAsideFor.reason)} ${c.setAsideFor.id}]` : c.notRelevant ? `  [relevance 0: ${NOT_RELEVANT_WORDS[c.notRelevant]}]` : '';
+    const mark = c.inSet ? '  [set]' : c.setAsideFor ? `  [set aside: ${skipPhrase(c.setAsideFor.reason)} ${c.setAsideFor.id}]` : c.notRelevant ? `  [relevance 0: ${c.notFor ? `its description says it is not for "${c.notFor}"` : NOT_RELEVANT_WORDS[c.notRelevant]}]` : '';
     lines.push(`${String(c.rank).padStart(2)}  ${fmt(s.final)}  ${fmt(s.rerank)} ${fmt(s.fused)} ${fmt(s.dense)}  ${fmt(s.lexical)}  ${c.name}  (${c.skillId})${mark}`);
     if (c.passage) {
       const where = c.passage.field === 'body' ? (c.passage.heading ? `§ ${c.passage.heading}` : 'body') : c.passage.field;

@@ -100,6 +100,7 @@ export function toRouteSummary(
       : null,
     ...(item.relevant === false ? { relevant: false } : {}),
     ...(item.notRelevant ? { notRelevant: item.notRelevant } : {}),
+    ...(item.notFor ? { notFor: item.notFor } : {}),
   }));
   const set = toPanelSet(res.set);
   return {

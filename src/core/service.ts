@@ -64,6 +64,8 @@ export interface RouteCandidate {
    * headings and it is far from the request in meaning (`off-topic`).
    */
   notRelevant?: NotRelevant;
+  /** For `excluded` by a "do not use it for ..." clause: what the description says it is not for, in its words. */
+  notFor?: string;
 }
 
 export interface RouteTimings {

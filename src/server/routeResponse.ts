@@ -45,6 +45,7 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
         passage: c.passage,
         ...(c.relevant !== undefined ? { relevant: c.relevant } : {}),
         ...(c.notRelevant ? { notRelevant: c.notRelevant } : {}),
+        ...(c.notFor ? { notFor: c.notFor } : {}),
       });
     }
   }

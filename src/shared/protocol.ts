@@ -121,6 +121,8 @@ export interface RouteItem {
   relevant?: boolean;
   /** Why its relevance is 0 by rule, whatever the reranker's score (see the core's `RouteCandidate.notRelevant`). */
   notRelevant?: NotRelevant;
+  /** With `excluded` by a "do not use it for ..." clause: what the description says it is not for. */
+  notFor?: string;
 }
 
 export interface RouteResponse {

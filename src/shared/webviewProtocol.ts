@@ -67,6 +67,8 @@ export interface PanelResult {
   relevant?: boolean;
   /** Why its relevance is 0 by rule: its description excludes what the request names, or it is off topic. */
   notRelevant?: NotRelevant;
+  /** With `excluded` by a "do not use it for ..." clause: what the description says it is not for. */
+  notFor?: string;
 }
 
 /** A candidate left out of the set: choosing it with `conflictsWith` would be a SKIP combination. */
@@ -281,7 +283,7 @@ export const isPanelResult = shape<PanelResult>(
     scores: isPanelScores,
     passage: nullable(isPanelPassage),
   },
-  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic'] as const) },
+  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic'] as const), notFor: str(SHORT) },
 );
 
 export const isPanelSkip = shape<PanelSkip>(

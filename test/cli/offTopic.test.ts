@@ -41,7 +41,7 @@ const SKILLS: Record<string, { description: string; body: string }> = {
 
 interface Routed {
   match: string;
-  results: { id: string; relevant?: boolean; notRelevant?: string; scores: { relevance?: number; rerank: number | null } }[];
+  results: { id: string; relevant?: boolean; notRelevant?: string; notFor?: string; scores: { relevance?: number; rerank: number | null } }[];
 }
 
 describe('cli: a request no skill is about gets "no skill fits", with the model', function () {
@@ -101,7 +101,41 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.ok(js, stdout);
     assert.equal(js.scores.relevance, 0);
     assert.equal(js.notRelevant, 'excluded');
+    assert.equal(js.notFor, undefined, 'a facet the description excludes (Python) is no "not for" item');
     assert.equal(r.results[0].notRelevant, undefined, 'the skill the request is for has no such mark');
+  });
+
+  it('a request for what a description says its skill is not for: relevance 0, with the author\'s words', async () => {
+    const lib3 = join(dir, 'lib3');
+    for (const [name, description] of [
+      ['threat-modeler', 'Build a threat model for web services: assets, trust boundaries, abuse paths and controls. Do not use it for active penetration testing, a dependency vulnerability lookup, or legal advice.'],
+      ['api-reviewer', 'Review a web API for design problems: naming, versioning, pagination and error responses.'],
+      ['sourdough', 'Plan a sourdough bake schedule with levain and proofing times.'],
+    ]) {
+      mkdirSync(join(lib3, name), { recursive: true });
+      writeFileSync(join(lib3, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n`);
+    }
+    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
+    const routeIn = async (query: string, json: boolean) => {
+      let stdout = '';
+      const argv = ['route', query, '--library', 'lib3', '--cache', join(dir, 'cache3'), '--quiet', ...(json ? ['--json'] : [])];
+      assert.equal(await main({ argv, cwd: dir, stdout: (t) => void (stdout += t), stderr: () => undefined, env: {} }), 0);
+      return stdout;
+    };
+    const pen = JSON.parse(await routeIn('run an authorized penetration test against our staging web services', true)) as Routed;
+    const tm = pen.results.find((x) => x.id === 'threat-modeler');
+    assert.ok(tm, JSON.stringify(pen.results));
+    assert.equal(tm.scores.relevance, 0);
+    assert.equal(tm.notRelevant, 'excluded');
+    assert.equal(tm.notFor, 'active penetration testing');
+    assert.notEqual(pen.results[0].id, 'threat-modeler');
+    const table = await routeIn('run an authorized penetration test against our staging web services', false);
+    assert.match(table, /threat-modeler\s+\(threat-modeler\)\s+\[relevance 0: its description says it is not for "active penetration testing"\]/);
+    // Its own job: first and relevant, no mark.
+    const own = JSON.parse(await routeIn('build a threat model with trust boundaries for our web services', true)) as Routed;
+    assert.equal(own.results[0].id, 'threat-modeler');
+    assert.equal(own.results[0].relevant, true);
+    assert.equal(own.results[0].notFor, undefined);
   });
 
   it('keeps the skills relevant for requests they are about, in the same words or in others', async () => {

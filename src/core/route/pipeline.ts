@@ -25,6 +25,7 @@ import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
 import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
+import { notForMatch } from './notFor';
 import type { NotRelevant } from './notRelevant';
 import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
@@ -84,6 +85,8 @@ export interface RankedCandidate extends FusedCandidate {
    * or headings and it is far from the request in meaning (`off-topic`).
    */
   zeroed?: NotRelevant;
+  /** For `excluded` by a "not for" clause: the item of the clause the request asks for, in the author's words. */
+  notFor?: string;
 }
 
 
@@ -120,7 +123,7 @@ export interface RankOptions {
 
 /** Scores with excluded candidates (see `RoutingPipeline.score`) lowered; probabilities stay a distribution. */
 export function applyExclusions(scores: readonly number[], features: ListFeatures): number[] {
-  const excluded = features.point.map((x) => x[POINT.requestExcluded] === 1);
+  const excluded = features.point.map((x, i) => x[POINT.requestExcluded] === 1 || !!features.notFor?.[i]);
   if (!excluded.some(Boolean)) return [...scores];
   const sum = scores.reduce((a, b) => a + b, 0);
   const out = scores.map((s, i) => (excluded[i] ? s * 1e-4 : s));
@@ -231,7 +234,7 @@ export class RoutingPipeline {
   features(pool: Pool): ListFeatures {
     const lib = this.lib;
     const seg = this.parts.text.segmenter;
-    return listFeatures({
+    const features = listFeatures({
       query: pool.request.query,
       terms: pool.request.terms,
       bridgedQuery: pool.request.readAs,
@@ -244,6 +247,13 @@ export class RoutingPipeline {
       mentions: (id) => lib.mentions(id),
       libraryHas: (term) => lib.lexical.df(term) > 0,
     });
+    // What each description says it is not for, when the request asks for it (`notForMatch`);
+    // beside the reranker's inputs, not among them.
+    features.notFor = features.ids.map((id) => {
+      const doc = lib.doc(id);
+      return doc ? notForMatch(pool.request.query, doc.name, doc.description) : null;
+    });
+    return features;
   }
 
   /**
@@ -288,10 +298,14 @@ export class RoutingPipeline {
     // What the author excluded is not relevant, however close it came (see `score`), nor is a
     // candidate off topic: nothing of the request in its name, description or headings, and far
     // from it in meaning (`offTopic`).
+    // nor is one whose description says it is not for what the request asks (`notForMatch`).
     const zeroed = new Map<number, NotRelevant>();
+    const notFor = new Map<number, string>();
     if (relevance && alone && features) {
       features.point.forEach((x, i) => {
-        const why = x[POINT.requestExcluded] === 1 ? 'excluded' : offTopic(x, head[i].dense) ? 'off-topic' : null;
+        const item = x[POINT.requestExcluded] === 1 ? null : features!.notFor?.[i];
+        if (item) notFor.set(i, item);
+        const why = x[POINT.requestExcluded] === 1 || item ? 'excluded' : offTopic(x, head[i].dense) ? 'off-topic' : null;
         if (!why) return;
         relevance[i] = alone[i] = 0;
         zeroed.set(i, why);
@@ -304,7 +318,7 @@ export class RoutingPipeline {
     const place = new Map(byScore.map((i, n) => [i, n]));
     const order = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
     const candidates: RankedCandidate[] = [
-      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}) })),
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}) })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null, alone: alone ? 0 : null })),
     ];
     const match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;

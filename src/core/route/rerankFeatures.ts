@@ -282,6 +282,12 @@ export interface ListFeatures {
    * words the library never uses is one no skill of it fits (1 when the library cannot be asked).
    */
   libraryCoverage: number;
+  /**
+   * Per candidate, what its description says it is not for when the request asks for it (the
+   * item, in the author's words), else null; set by the routing pipeline, beside the reranker's
+   * inputs (see notFor.ts).
+   */
+  notFor?: (string | null)[];
 }
 
 const log2 = (x: number) => Math.log(x) / Math.LN2;

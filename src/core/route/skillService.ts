@@ -348,6 +348,7 @@ class Engine implements RoutingEngine {
         ...(members.has(c.id) ? { inSet: true as const } : {}),
         ...(aside.has(c.id) ? { setAsideFor: aside.get(c.id)! } : {}),
         ...(c.zeroed ? { notRelevant: c.zeroed } : {}),
+        ...(c.notFor ? { notFor: c.notFor } : {}),
       };
     });
     const result: RouteResult = { query: full, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
