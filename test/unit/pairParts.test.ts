@@ -302,6 +302,23 @@ describe('the suggested line', () => {
     }
   });
 
+  it('starts and ends on a topic word: no preposition, adverb, trailing participle, verb after "and", or half word', () => {
+    const self = doc('g/graph-basics', 'graph-basics', 'Query APIs with GraphQL and write resolvers.');
+    const phrasesOf = (description: string) => {
+      const other = doc('g/other', 'other', description);
+      return distinguishingPhrases(self, other, new SkillProfiles([self, other], words), words);
+    };
+    assert.deepEqual(phrasesOf('Drug discovery including, mol objects.'), ['drug discovery', 'mol objects']);
+    assert.deepEqual(phrasesOf('Efficiently track down hotspots.'), ['track down hotspots']);
+    assert.deepEqual(phrasesOf('Schema review and leverages persisted queries.'), ['schema review']);
+    assert.deepEqual(phrasesOf('Without proper controls, sandboxing.'), ['proper controls', 'sandboxing']);
+    const long = 'Federation gateways for many teams with schema registries, usage reporting, persisted operations and cost limits, tracing of slow resolvers and cache hints, so that incidents are found early and ops can diagnose and res';
+    assert.ok(phrasesOf(long).every((p) => !/\bres$/.test(p)), 'a long description cut without its full stop: its last short word is half a word');
+    assert.ok(phrasesOf('Federation for teams, What Went Wrong').some((p) => p.endsWith('Wrong')), 'a short one without a full stop keeps its last word');
+    const zh = [doc('z/flat', 'flat', '简洁的扁平界面设计。'), doc('z/bold', 'bold', '无阴影、大胆配色时触发。')];
+    assert.match(useOtherLine(zh[0], zh[1], new SkillProfiles(zh, words), words) ?? '', /^涉及[^时]+时，请使用 bold。$/, 'a trigger ending is not said twice');
+  });
+
   it('is left out when the two say the same, and written in Chinese for a Chinese skill', () => {
     assert.equal(useOtherLine(get('a/csv-a'), get('a/csv-b'), profiles, words), null, 'the fix is to merge');
     const zh = [doc('z/a', 'a', '分析运动数据、评估健身进展。'), doc('z/b', 'b', '分析营养数据、评估营养状况、制定饮食计划。')];

@@ -47,6 +47,16 @@ const MODIFIERS = new Set(['big', 'large', 'small', 'fast', 'new', 'old', 'high'
 /** Nouns with an adjective's ending. */
 const NOUNS_LIKE_MODIFIERS = new Set(['table', 'tables', 'cable', 'variable', 'variables', 'deliverable', 'deliverables', 'archive', 'drive', 'directive', 'objective', 'executive', 'alternative', 'narrative', 'initiative', 'perspective', 'derivative', 'incentive', 'primitive', 'representative', 'supply', 'reply', 'family', 'assembly', 'anomaly', 'monopoly', 'butterfly', 'embed', 'hundred', 'bed', 'shed', 'thread', 'spreadsheet', 'feed', 'seed', 'need', 'speed', 'schedule', 'module', 'bible', 'invoice', 'nominee']);
 
+/**
+ * Words that never start or end a topic, though they are no stop words: a preposition that joins
+ * nothing ("without proper controls"), a participle left at the end ("drug discovery including"),
+ * an adverb before a verb ("efficiently track down").
+ */
+const NO_EDGE = new Set(['without', 'within', 'across', 'through', 'including', 'like', 'such', 'than', 'about', 'against', 'between', 'beyond', 'during', 'versus', 'vs', 'whether', 'also', 'then', 'only', 'even', 'very', 'really', 'either', 'neither', 'both', 'each', 'every', 'etc']);
+const ADVERB = /^\p{Ll}{3,}ly$/u;
+/** A participle or when-word left at a phrase's end ("drug discovery including"). */
+const TRAILING = /^(?:including|specializing|leveraging|using|when|where|while)$/u;
+
 /** Words that join two distinguishing words into one phrase ("management of secrets", "Stripe for contractors"). */
 const JOINERS = new Set(['of', 'for', 'and', 'in', 'on', 'with', 'to', 'from', 'by', 'or', 'per', 'via', 'into', '&']);
 
@@ -67,6 +77,17 @@ function opensWithVerb(word: string, index: number, clauseLength: number): boole
 }
 
 /**
+ * A verb of the third person right after "and" or "or" opens a clause of its own ("… and
+ * leverages AI-assisted review"), as one at the clause's start does (`opensWithVerb`).
+ */
+function afterJoiner(first: { word: string; index: number }, words: readonly string[]): boolean {
+  const before = words[first.index - 1]?.toLowerCase();
+  const after = words[first.index + 1]?.toLowerCase();
+  // A verb has an object after it; "dashboards and reports" or "reports for teams" end on a noun.
+  return (before === 'and' || before === 'or') && after !== undefined && !JOINERS.has(after) && /^\p{Ll}/u.test(first.word) && thirdPersonVerb(first.word);
+}
+
+/**
  * A phrase as it reads inside a sentence: a first word capitalised only because it opened its
  * clause (`opening`) is lower-cased; a name (Camelot, PayPal, ISMS) keeps its capitals.
  */
@@ -83,14 +104,24 @@ function inline(words: string[], opening: boolean): string {
 function englishPhrases(description: string, fresh: (word: string) => number | null): Phrase[] {
   const phrases: Phrase[] = [];
   let at = 0;
-  for (const words of englishClauses(description)) {
+  const clauses = englishClauses(description);
+  // A long description that stops without a full stop on a short lower-case word was cut (at 200
+  // characters, by a copying script): "… to systematically diagnose and res", "… through ex".
+  const text = description.trim();
+  const last = clauses[clauses.length - 1];
+  if (text.length >= 190 && !/[.!?)\]"'`。！？]$/u.test(text) && last?.length && /^\p{Ll}{1,4}$/u.test(last[last.length - 1])) last.pop();
+  for (const words of clauses) {
     let run: { word: string; score: number; index: number }[] = [];
     const flush = () => {
       // A run with an instruction to the agent in it ("always search tools first") is no topic.
       if (run.some((r) => INSTRUCTION.test(r.word))) run = [];
       // Trimming the front never changes the last word, so one pass from each end is enough.
-      while (run.length && (run[run.length - 1].score === 0 || (run.length > 1 && cutModifier(run[run.length - 1].word)))) run.pop();
-      while (run.length && (run[0].score === 0 || JOINERS.has(run[0].word.toLowerCase()) || OPENERS.has(run[0].word.toLowerCase()) || PARTICIPLE.test(run[0].word) || opensWithVerb(run[0].word, run[0].index, words.length))) run.shift();
+      // "schema review and leverages …": a verb after "and" opens a clause; the phrase ends before it.
+      const verbAt = run.findIndex((r, k) => k > 0 && afterJoiner(r, words));
+      if (verbAt > 0) run = run.slice(0, verbAt);
+      const edge = (w: string) => NO_EDGE.has(w.toLowerCase()) || (ADVERB.test(w.toLowerCase()) && !NOUNS_LIKE_MODIFIERS.has(w.toLowerCase()));
+      while (run.length && (run[run.length - 1].score === 0 || edge(run[run.length - 1].word) || (run.length > 1 && TRAILING.test(run[run.length - 1].word)) || (run.length > 1 && cutModifier(run[run.length - 1].word)))) run.pop();
+      while (run.length && (run[0].score === 0 || edge(run[0].word) || JOINERS.has(run[0].word.toLowerCase()) || OPENERS.has(run[0].word.toLowerCase()) || PARTICIPLE.test(run[0].word) || opensWithVerb(run[0].word, run[0].index, words.length) || afterJoiner(run[0], words))) run.shift();
       // One word left that only modifies ("detailed", "difficult"): the noun it modified was cut.
       if (run.length === 1 && cutModifier(run[0].word)) run = [];
       if (run.length) phrases.push({ text: inline(run.map((r) => r.word), run[0].index === 0), score: run.reduce((n, r) => n + r.score, 0), at: at++ });
@@ -125,7 +156,7 @@ function chinesePhrases(description: string, analyser: Analyser, score: (terms: 
   let at = 0;
   for (const raw of description.split(/[、，。；：,;:（）()\n“”"'‘’「」]+/u)) {
     // "当用户要求…时使用" wraps the item in when-words that would read twice in "涉及…时".
-    const item = raw.trim().replace(/^(?:当(?:用户)?(?:要求|需要|提及|想要)?|用于|使用|包括|支持|或|和|以及)+/u, '').replace(/(?:时使用|时|等|时必不可少)+$/u, '').trim();
+    const item = raw.trim().replace(/^(?:当(?:用户)?(?:要求|需要|提及|想要)?|用于|使用|包括|支持|或|和|以及)+/u, '').replace(/(?:时使用|时触发|触发|时|等|时必不可少)+$/u, '').trim();
     const terms = analyser(item);
     at++;
     if (!item || item.length > 14 || !terms.length) continue;
