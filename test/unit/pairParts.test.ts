@@ -48,6 +48,9 @@ describe('probe requests', () => {
     assert.deepEqual(probeRequests(d, [], 4).map((p) => p.query), ['Organise receipts and forms for a tax return']);
     const hr = doc('a/hr-pro', 'hr-pro', 'HR partner for hiring and onboarding. Ask for jurisdiction and company context before advising. Use PROACTIVELY for leave and PTO policies.');
     assert.deepEqual(probeRequests(hr, [], 4).map((p) => p.query), ['HR partner for hiring and onboarding', 'leave and PTO policies']);
+    const status = doc('a/rc', 'ring-central-automation', 'Automate RingCentral calls and messages via an MCP toolkit. No RING_CENTRAL tools found in the current toolkit.');
+    const probes = probeRequests(status, [], 4).map((p) => p.query);
+    assert.ok(probes.length > 0 && probes.every((q) => !/tools found/.test(q)), `a status line is no request: ${probes.join(' | ')}`);
   });
 
   it('are written as a user asks: no "the user asks to", no persona, no trigger list; Chinese as Chinese', () => {

@@ -52,7 +52,7 @@ const NOT_A_TOPIC = /^(?:(?:basic|advanced|simple|common|general|detailed|more|f
  * agent, not a job a user asks for ("Accepts optional mode and year arguments", "Requires Python
  * 3.10", "Ask for jurisdiction and company context before advising"): no request says it.
  */
-const NOT_A_REQUEST = /^(?:accepts|takes|expects|requires|supports (?:an? )?(?:optional|flags?|arguments?))\b|^(?:arguments?|args|parameters?|options?|flags?|inputs?)\s*:|^(?:always|never|do not|don't|not for|ask (?:for|the user)|make sure|be sure|avoid|prefer)\b|^you (?:are|act as|will act)\b|^(?:triggers?|trigger (?:words?|phrases?)|keywords?|tags?)\s*[:：]|^(?:触发词|关键词|关键字|标签)\s*[:：]|^你是/iu;
+const NOT_A_REQUEST = /^(?:accepts|takes|expects|requires|supports (?:an? )?(?:optional|flags?|arguments?))\b|^(?:arguments?|args|parameters?|options?|flags?|inputs?)\s*:|^(?:always|never|do not|don't|not for|no|not|none|ask (?:for|the user)|make sure|be sure|avoid|prefer)\b|^you (?:are|act as|will act)\b|^(?:triggers?|trigger (?:words?|phrases?)|keywords?|tags?)\s*[:：]|^(?:触发词|关键词|关键字|标签)\s*[:：]|^你是/iu;
 
 /**
  * Openers that say who asks or that a skill is speaking, not what is asked ("the user asks to",
