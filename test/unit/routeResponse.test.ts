@@ -70,4 +70,13 @@ describe('routeResponse: the calibrated relevance', () => {
     assert.equal(unjudged.match, undefined);
     assert.equal('relevant' in unjudged.results.find((x) => x.skillId === 'b1')!, false, 'absent stays absent');
   });
+
+  it('forwards why a result has relevance 0 by rule, with the author\'s "not for" item', () => {
+    const judged = ranking('file:///a', [['a1', 0.9], ['a2', 0], ['a3', 0]], { match: 'strong' });
+    Object.assign(judged.result.candidates[1], { relevant: false, notRelevant: 'excluded', notFor: 'active penetration testing' });
+    Object.assign(judged.result.candidates[2], { relevant: false, notRelevant: 'off-topic' });
+    const r = routeResponse('q', 10, [judged]);
+    assert.deepEqual(r.results.map((x) => [x.notRelevant, x.notFor]), [[undefined, undefined], ['excluded', 'active penetration testing'], ['off-topic', undefined]]);
+    assert.equal('notRelevant' in r.results[0], false);
+  });
 });
