@@ -89,7 +89,6 @@ export interface RankedCandidate extends FusedCandidate {
   notFor?: string;
 }
 
-
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
 export interface Ranking {
   request: AnalysedRequest;
@@ -295,10 +294,10 @@ export class RoutingPipeline {
     const weights = model && scores && features ? model[head.some((c) => c.dense !== null) ? 'dense' : 'lexical'] : null;
     const relevance = weights ? relevanceOf(weights, relevanceRows(features!, scores!)) : null;
     const alone = weights ? relevanceOf(weights, aloneRows(features!, scores!)) : null;
-    // What the author excluded is not relevant, however close it came (see `score`), nor is a
-    // candidate off topic: nothing of the request in its name, description or headings, and far
-    // from it in meaning (`offTopic`).
-    // nor is one whose description says it is not for what the request asks (`notForMatch`).
+    // What the author excluded is not relevant, however close it came (see `score`): a facet its
+    // description excludes, or an item of its "not for" clause that the request asks for
+    // (`notForMatch`). Nor is a candidate off topic: nothing of the request in its name,
+    // description or headings, and far from it in meaning (`offTopic`).
     const zeroed = new Map<number, NotRelevant>();
     const notFor = new Map<number, string>();
     if (relevance && alone && features) {
