@@ -44,16 +44,37 @@ export function notForItems(description: string): string[] {
  * the request itself negates ("without runtime artifacts") is not asked for.
  */
 export function notForMatch(request: string, name: string, description: string): string | null {
-  const items = notForItems(description);
-  if (!items.length) return null;
-  const asked = new Set(analyse(request.replace(NEGATION, ' ')));
-  const positive = new Set([...analyse(splitNegated(description).positive), ...analyse(name.replace(/[-_]+/gu, ' '))]);
-  for (const item of items) {
+  return matchClauses(askedTerms(request), notForClauses(name, description));
+}
+
+/** A skill's "not for" items, each as its words' terms, and the terms of the rest of its text. */
+export interface NotForClauses {
+  items: { text: string; words: string[][] }[];
+  positive: ReadonlySet<string>;
+}
+
+/** What `request` asks for, as terms: the request without what it negates itself. */
+export function askedTerms(request: string): ReadonlySet<string> {
+  return new Set(analyse(request.replace(NEGATION, ' ')));
+}
+
+/** The "not for" clauses of a skill, analysed once (they depend on its name and description only). */
+export function notForClauses(name: string, description: string): NotForClauses {
+  const items = notForItems(description).map((text) => ({
+    text,
     // A word is a word as written: ASP.NET is one, however the analyser splits it.
-    const words = item.split(/\s+/u).map((w) => analyse(w).filter((t) => !EMPTY.has(t))).filter((ts) => ts.length);
+    words: text.split(/\s+/u).map((w) => analyse(w).filter((t) => !EMPTY.has(t))).filter((ts) => ts.length),
+  }));
+  const positive = items.length ? new Set([...analyse(splitNegated(description).positive), ...analyse(name.replace(/[-_]+/gu, ' '))]) : new Set<string>();
+  return { items, positive };
+}
+
+/** The first item of `clauses` that `asked` asks for (see `notForMatch`), or null. */
+export function matchClauses(asked: ReadonlySet<string>, clauses: NotForClauses): string | null {
+  for (const { text, words } of clauses.items) {
     const met = words.filter((ts) => ts.some((t) => asked.has(t)));
-    const own = met.filter((ts) => ts.every((t) => !positive.has(t)));
-    if (met.length >= 2 && met.length * 2 >= words.length && own.length >= 1) return item;
+    const own = met.filter((ts) => ts.every((t) => !clauses.positive.has(t)));
+    if (met.length >= 2 && met.length * 2 >= words.length && own.length >= 1) return text;
   }
   return null;
 }

@@ -25,7 +25,7 @@ import type { DenseStore } from './denseStore';
 import { bestPassage, passageMatcher } from './explain';
 import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
-import { notForMatch } from './notFor';
+import { askedTerms, matchClauses, notForClauses, type NotForClauses } from './notFor';
 import type { NotRelevant } from './notRelevant';
 import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
@@ -148,6 +148,9 @@ export class RoutingPipeline {
   /** The last encoder failure logged (each distinct one is logged once). */
   private lastDenseFailure: string | null = null;
 
+  /** Each skill's "not for" clauses, analysed once per document (an edit makes a new one). */
+  private readonly notForCache = new WeakMap<SkillDoc, NotForClauses>();
+
   constructor(
     private readonly lib: IndexedLibrary,
     private readonly parts: PipelineParts,
@@ -248,9 +251,14 @@ export class RoutingPipeline {
     });
     // What each description says it is not for, when the request asks for it (`notForMatch`);
     // beside the reranker's inputs, not among them.
+    let asked: ReadonlySet<string> | null = null;
     features.notFor = features.ids.map((id) => {
       const doc = lib.doc(id);
-      return doc ? notForMatch(pool.request.query, doc.name, doc.description) : null;
+      if (!doc) return null;
+      let clauses = this.notForCache.get(doc);
+      if (!clauses) this.notForCache.set(doc, (clauses = notForClauses(doc.name, doc.description)));
+      if (!clauses.items.length) return null;
+      return matchClauses((asked ??= askedTerms(pool.request.query)), clauses);
     });
     return features;
   }

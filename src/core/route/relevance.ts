@@ -106,9 +106,10 @@ function rowOf(features: ListFeatures, i: number, peak: number, gap: number): nu
  * `offTopic`). Over the real requests of the tune half of bench/realsuites and dotnet (368 first
  * answers, 22 requests no skill should answer) and the 185 dev requests, no right first answer has
  * no request word in its name, description and headings, no shared term and a cosine under 0.35
- * (under 0.4, one does); two no-skill requests do (a tomato-soup recipe, the weather and a film in Chinese), and "what is
- * the weather in Paris" over 418 skills reached a skill whose code sample defines `get_weather`
- * (cosine -0.03, relevance 0.19, above the floor): docs/retrieval-log.md, section 24.
+ * (under 0.4, one does); two no-skill requests do (a tomato-soup recipe, the weather and a film in
+ * Chinese), and "what is the weather in Paris" over 418 skills reached a skill whose code sample
+ * defines `get_weather` (cosine -0.03, relevance 0.19, above the floor): docs/retrieval-log.md,
+ * section 24.
  */
 export const OFF_TOPIC_COSINE = 0.35;
 
