@@ -70,4 +70,26 @@ describe('cli: twins in other words are near-duplicates, and their evidence repr
       assert.equal(results.find((x) => x.id === 'haiku-poet')?.relevant, false, 'the unrelated skill stays context');
     }
   });
+
+  it('a twin under the same name written another way is one skill listed twice: keep one, no line sending each to the other', async () => {
+    const alt = mkdtempSync(join(tmpdir(), 'sr-twice-'));
+    try {
+      const skills: Record<string, string> = { 'csv-cleaner': SKILLS['csv-cleaner'], csv_cleaner: SKILLS['tabular-data-cleanup'], 'haiku-poet': SKILLS['haiku-poet'] };
+      for (const [name, description] of Object.entries(skills)) {
+        mkdirSync(join(alt, name), { recursive: true });
+        writeFileSync(join(alt, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n\nSteps for the job.\n`);
+      }
+      const r = await run(['check', '--library', alt, '--quiet', '--cache', join(alt, '.cache'), '--format', 'json']);
+      assert.notEqual(r.code, 2, r.stderr);
+      const dups = (JSON.parse(r.stdout).findings as (JsonFinding & { suggestion?: string })[]).filter((f) => f.code === 'skill.near-duplicate');
+      assert.deepEqual(dups.map((f) => f.skillId).sort(), ['csv-cleaner', 'csv_cleaner'], r.stdout);
+      for (const f of dups) {
+        assert.match(f.message, /the same skill under its name written another way/, f.message);
+        assert.match(f.message, /Keep one/, f.message);
+        assert.equal(f.suggestion, undefined, `no "For ..., use" line for one skill listed twice: ${f.suggestion}`);
+      }
+    } finally {
+      rmSync(alt, { recursive: true, force: true });
+    }
+  });
 });

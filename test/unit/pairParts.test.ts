@@ -1,6 +1,8 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, oneSkillTwice, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { sideMessage } from '../../src/core/analysis/pairText';
+import type { PairFinding } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
 import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, withoutNamedSubject } from '../../src/core/analysis/probes';
@@ -241,6 +243,35 @@ describe('sequences', () => {
     const writeZh = doc('z/writing-plans', 'writing-plans', '在动手写代码之前，先把需求整理成一份分步骤的实现计划。');
     const execZh = doc('z/executing-plans', 'executing-plans', '拿到一份写好的实现计划后，在新会话里逐步执行并在检查点停下来评审。');
     assert.deepEqual(sequenceOf(execZh, writeZh), { first: 'z/writing-plans', then: 'z/executing-plans', words: ['write', 'execute'] });
+  });
+});
+
+describe('one skill listed twice', () => {
+  it('is told by names written two ways, or a translation under the same name with a language suffix', () => {
+    const hub = doc('c/docker-hub-automation', 'docker-hub-automation', 'Automate Docker Hub tasks via Rube MCP: repositories, tags and webhooks.');
+    const hub2 = doc('c/docker_hub-automation', 'docker_hub-automation', 'Docker Hub automation through Composio: search tools first, then run them.');
+    assert.equal(oneSkillTwice(hub, hub2), 'spelling');
+    const qmd = doc('c/qmd', 'qmd', 'Search local markdown notes with BM25 and vectors.');
+    const qmdZh = doc('c/qmd-zh', 'qmd-zh', '用 BM25 和向量检索本地 Markdown 笔记。');
+    assert.equal(oneSkillTwice(qmdZh, qmd), 'language');
+    // A folder named like the other's name counts: the name field was edited, the folder kept.
+    assert.equal(oneSkillTwice(doc('c/csv-cleaner', 'CSV Cleaner', 'Clean CSV files.'), doc('c/csv_cleaner', 'tidy-csv', 'Tidy CSV files.')), 'spelling');
+    // Two jobs whose names share words are not one skill; an English "-en" beside an English skill is no translation.
+    assert.equal(oneSkillTwice(doc('c/docker-hub', 'docker-hub', 'Docker Hub.'), doc('c/docker-compose', 'docker-compose', 'Compose files.')), null);
+    assert.equal(oneSkillTwice(doc('c/guide-en', 'guide-en', 'A guide.'), doc('c/guide', 'guide', 'A guide, longer.')), null);
+    assert.equal(oneSkillTwice(doc('c/csv-cleaner', 'csv-cleaner', 'Clean CSV files.'), doc('c/tabular-data-cleanup', 'tabular-data-cleanup', 'Tidy CSV exports.')), null);
+  });
+
+  it('says keep one, not "say when to use the other"', () => {
+    const qmd = doc('c/qmd', 'qmd', 'Search local markdown notes.');
+    const qmdZh = doc('c/qmd-zh', 'qmd-zh', '检索本地 Markdown 笔记。');
+    const finding = (twice?: 'spelling' | 'language'): PairFinding => ({ kind: 'near-duplicate', a: qmd.id, b: qmdZh.id, similarity: 1, explanation: 'evidence.', detail: twice ? { kind: 'near-duplicate', twice } : { kind: 'near-duplicate' } });
+    const once = sideMessage(finding('language'), qmd, qmdZh);
+    assert.match(once, /the same skill in another language/);
+    assert.match(once, /Keep one/);
+    assert.doesNotMatch(once, /when to use the other/);
+    assert.match(sideMessage(finding('spelling'), qmd, qmdZh), /its name written another way/);
+    assert.match(sideMessage(finding(), qmd, qmdZh), /Merge them, or say in each description when to use the other/);
   });
 });
 

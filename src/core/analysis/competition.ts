@@ -391,7 +391,32 @@ export function judgeCompetition(
   // corpus pairs (bench/pairs), 11 name each other so, and none of them is one job twice (6 are
   // siblings; the 6 tune pairs decided it, the held-out 5 agree).
   if (graph.names(x).has(y.id) && graph.names(y).has(x.id)) return null;
-  return { kind: 'near-duplicate' };
+  const twice = oneSkillTwice(x, y);
+  return twice ? { kind: 'near-duplicate', twice } : { kind: 'near-duplicate' };
+}
+
+/** A name as a key: lower case, without separators (docker-hub, docker_hub and Docker Hub are one). */
+function nameKey(name: string): string {
+  return name.toLowerCase().replace(/[-_\s.]+/g, '');
+}
+
+/** Suffixes that mark a translation of a skill (qmd-zh, seo-audit-cn). */
+const LANGUAGE_SUFFIX = /[-_](?:zh|cn|zh[-_]?cn|zh[-_]?tw|en|ja|jp|ko|kr)$/i;
+
+/**
+ * Whether the names of a pair tell it is one skill listed twice: the same name written two ways
+ * (by name or folder), or one name the other's with a language suffix, the two written in
+ * different languages (a translation kept beside its original).
+ */
+export function oneSkillTwice(x: Pick<SkillDoc, 'id' | 'name' | 'lang'>, y: Pick<SkillDoc, 'id' | 'name' | 'lang'>): 'spelling' | 'language' | null {
+  const names = (d: Pick<SkillDoc, 'id' | 'name'>) => [d.name, d.id.slice(d.id.lastIndexOf('/') + 1)];
+  for (const a of names(x)) {
+    for (const b of names(y)) {
+      if (nameKey(a) && nameKey(a) === nameKey(b)) return 'spelling';
+      if (x.lang !== y.lang && (nameKey(a.replace(LANGUAGE_SUFFIX, '')) === nameKey(b) || nameKey(b.replace(LANGUAGE_SUFFIX, '')) === nameKey(a)) && (LANGUAGE_SUFFIX.test(a) || LANGUAGE_SUFFIX.test(b))) return 'language';
+    }
+  }
+  return null;
 }
 
 /** Where the sides of a pair stood for one request, as evidence. */

@@ -509,7 +509,9 @@ class Scan {
     const lead = (other: SkillDoc) =>
       verdict.kind === 'variant' ? verdict.values[other.id].map((v) => surfaceOf(v, other.description)) : [];
     const suggestions: Record<string, string> = {};
-    for (const [self, other] of [[a, b], [b, a]] as const) {
+    // One skill listed twice is fixed by keeping one: a line sending each to the other is no fix.
+    const twice = verdict.kind === 'near-duplicate' && verdict.twice;
+    for (const [self, other] of twice ? [] : ([[a, b], [b, a]] as const)) {
       const line = useOtherLine(self, other, profiles, analyser, lead(other));
       if (line) suggestions[self.id] = line;
     }

@@ -114,5 +114,9 @@ export function sideMessage(p: PairFinding, self: SkillDoc, other: SkillDoc): st
       : `This description names ${mine} first; ${other.name} does not say ${theirs} in its first sentence.`;
     return `Conflict with ${twin}: ${p.explanation} ${advice}`;
   }
+  if (d?.kind === 'near-duplicate' && d.twice) {
+    const what = d.twice === 'language' ? 'the same skill in another language (a translation under the same name)' : 'the same skill under its name written another way';
+    return `Near-duplicate of ${twin}, ${what}: the router cannot keep them apart. ${p.explanation} Keep one (an agent lists both), and merge into it what the other adds.`;
+  }
   return `Near-duplicate of ${twin}: the router cannot keep them apart. ${p.explanation} Merge them, or say in each description when to use the other.`;
 }

@@ -89,7 +89,12 @@ export interface PairEvidence {
 
 /** What the routing evidence showed about a pair (see competition.ts). */
 export type Verdict =
-  | { kind: 'near-duplicate' }
+  /**
+   * The same job twice; `twice` when the names tell it is one skill listed twice: the same name
+   * written two ways (docker-hub-automation, docker_hub-automation) or the same name with a
+   * language suffix on a translation (qmd, qmd-zh).
+   */
+  | { kind: 'near-duplicate'; twice?: 'spelling' | 'language' }
   /** The same job for two platforms, languages or frameworks; `unnamed`: skills whose first sentence does not name theirs. */
   | { kind: 'variant'; family: FacetFamily | 'product'; values: Record<string, string[]>; unnamed: string[] }
   /**
