@@ -13,6 +13,15 @@ describe('analyse', () => {
     assert.ok(analyse('node.js and c++').includes('nodejs'));
   });
 
+  it('reads an acronym\'s plural as the acronym, as it folds an English plural', () => {
+    assert.deepEqual(analyse('extract tables from PDFs'), analyse('extract table from PDF'));
+    assert.deepEqual(analyse('APIs URLs PRs IDs'), ['api', 'url', 'pr', 'id']);
+    assert.ok(analyse('listPRs').includes('pr'), 'inside an identifier too');
+    // Not an acronym's plural: K8s, CSS, macOS.
+    assert.deepEqual(analyse('K8s CSS'), ['k8s', 'css']);
+    assert.ok(analyse('macOS').includes('os'));
+  });
+
   it('uses the segmenter for CJK runs, bigrams without one', () => {
     assert.deepEqual(analyse('转换PDF文件', { segmenter: (s) => (s === '转换' ? ['转换'] : ['文件']) }), ['转换', '文件', 'pdf']);
     assert.deepEqual(analyse('表格提取'), ['表格', '格提', '提取']);

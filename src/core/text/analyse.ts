@@ -71,9 +71,13 @@ function bigrams(run: string): string[] {
   return out;
 }
 
-/** Splits `parseHTTPResponse`, `snake_case`, `file.ext`, `kebab-case` into parts. */
+/**
+ * Splits `parseHTTPResponse`, `snake_case`, `file.ext`, `kebab-case` into parts. An acronym's
+ * plural is the acronym (`PDFs`, `APIs`, `PRs`: `PDF`, not `PD` and `Fs`).
+ */
 export function splitIdentifier(token: string): string[] {
   return token
+    .replace(/(?<![A-Z])([A-Z]{2,})s(?![a-z])/g, '$1')
     .replace(/([a-z\d])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[_.\-'\s]+/)
@@ -138,7 +142,8 @@ function analyseToken(token: string, opts: AnalyseOptions): string[] {
     out.push(whole.replace(/[.'-]/g, ''));
     for (const p of parts) pushWord(out, p.toLowerCase(), opts);
   } else {
-    pushWord(out, whole, opts);
+    // One part: the token itself, or an acronym's plural read as the acronym.
+    pushWord(out, parts[0].toLowerCase(), opts);
   }
   return out;
 }
