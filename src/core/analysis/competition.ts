@@ -413,7 +413,8 @@ export function oneSkillTwice(x: Pick<SkillDoc, 'id' | 'name' | 'lang'>, y: Pick
   for (const a of names(x)) {
     for (const b of names(y)) {
       if (nameKey(a) && nameKey(a) === nameKey(b)) return 'spelling';
-      if (x.lang !== y.lang && (nameKey(a.replace(LANGUAGE_SUFFIX, '')) === nameKey(b) || nameKey(b.replace(LANGUAGE_SUFFIX, '')) === nameKey(a)) && (LANGUAGE_SUFFIX.test(a) || LANGUAGE_SUFFIX.test(b))) return 'language';
+      // Names equal once a suffix is dropped (equal as they are was the case above).
+      if (x.lang !== y.lang && (nameKey(a.replace(LANGUAGE_SUFFIX, '')) === nameKey(b) || nameKey(b.replace(LANGUAGE_SUFFIX, '')) === nameKey(a))) return 'language';
     }
   }
   return null;
