@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackgroundFrequencies } from '../src/core/index/background';
-import { analysisFingerprint } from '../src/core/index/caches';
+import { analysisTag } from '../src/core/index/caches';
 import { openLibrary } from '../src/node/library';
 
 const { values } = parseArgs({
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     pool: stats.skills,
     terms: counts.length,
     sketch: { rows: 2, bits: 17, meanOverstatementOfRareTerms: Number(over.toFixed(3)) },
-    analysis: analysisFingerprint(),
+    analysis: analysisTag(),
     builtBy: 'bench/buildBackground.ts',
     source: 'document frequencies of the analysed terms of the shared test corpus (2,817 public SKILL.md files); counts only, no text',
     license: 'Apache-2.0',

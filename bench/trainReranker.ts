@@ -42,6 +42,7 @@ import { scoreQuery, summarize, type ScoredQuery } from '../src/core/eval/metric
 import { parseQueries } from '../src/core/eval/queries';
 import { DEFAULT_SET, membersFirst, selectSet } from '../src/core/route/setSelection';
 import { openLibrary } from '../src/node/library';
+import { analysisTag } from '../src/core/index/caches';
 import { serves, type PoolList } from './poolLists';
 import { fitRelevance, isHeldOutPool, recordPools } from './relevanceFit';
 import { recordRealLists, tuneLibraries, type RealList } from './realLists';
@@ -227,6 +228,7 @@ async function main(): Promise<void> {
     id: model.id,
     kind: 'listwise-reranker',
     file: 'weights.json',
+    analysis: analysisTag(),
     sha256: createHash('sha256').update(text).digest('hex'),
     bytes: Buffer.byteLength(text),
     pointFeatures: POINT_FEATURES.length,

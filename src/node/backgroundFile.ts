@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { BackgroundFrequencies } from '../core/index/background';
-import { analysisFingerprint } from '../core/index/caches';
+import { analysisTag } from '../core/index/caches';
 import type { Logger } from '../core/types';
 
 let loaded: BackgroundFrequencies | null | undefined;
@@ -19,7 +19,7 @@ export function loadBackground(modelsDir: string, log: Logger): BackgroundFreque
     if (!existsSync(path.join(dir, 'df.bin'))) throw new Error(`${path.join(dir, 'df.bin')} is missing`);
     loaded = BackgroundFrequencies.decode(readFileSync(path.join(dir, 'df.bin')));
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { analysis?: string };
-    if (manifest.analysis && manifest.analysis !== analysisFingerprint()) {
+    if (manifest.analysis && manifest.analysis !== analysisTag()) {
       log.warn('the background term statistics were built with another text analysis; rebuild them with bench/buildBackground.ts');
     }
   } catch (err) {

@@ -133,3 +133,12 @@ export function analysisFingerprint(): string {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(36);
 }
+
+/**
+ * The analysis a shipped model was built with (`ANALYSIS_VERSION` and the fingerprint): the
+ * background statistics and the reranker record it in their manifests, and a test compares it with
+ * this build's, so an analyser change without a rebuild does not ship.
+ */
+export function analysisTag(): string {
+  return `${ANALYSIS_VERSION}.${analysisFingerprint()}`;
+}

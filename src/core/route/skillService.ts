@@ -10,7 +10,7 @@ import { scanPairs } from '../analysis/pairScan';
 import type { PairScanRun } from '../analysis/scanRun';
 import type { PairFinding } from '../analysis/types';
 import type { BackgroundFrequencies, BackgroundPrior } from '../index/background';
-import { ANALYSIS_VERSION, analysisFingerprint, type AnalysisCache, type FieldStore, type LexicalSnapshotStore, type ParseCache, type ReferenceCache } from '../index/caches';
+import { analysisTag, type AnalysisCache, type FieldStore, type LexicalSnapshotStore, type ParseCache, type ReferenceCache } from '../index/caches';
 import { LexicalSnapshots } from '../index/lexicalSnapshots';
 import { readSkills, type ReadSkills } from '../index/readSkills';
 import { runTimeSliced, SLICE_MS, yieldToLoop } from '../jobs/timeSliced';
@@ -180,7 +180,7 @@ class Engine implements RoutingEngine {
       translator: init.dictionary ? new Translator(init.dictionary) : null,
       encoderReadsChinese: init.embedder?.info.languages?.includes('zh') ?? false,
     };
-    this.analysisTag = `${ANALYSIS_VERSION}.${analysisFingerprint()}${init.dictionary ? `:bridge${BRIDGE_VERSION}` : ''}${init.segmenter ? ':seg' : ''}`;
+    this.analysisTag = `${analysisTag()}${init.dictionary ? `:bridge${BRIDGE_VERSION}` : ''}${init.segmenter ? ':seg' : ''}`;
     if (init.embedder) {
       const dims = init.embedder.info.dims;
       this.dense = new DenseStore(init.indexFactory ? init.indexFactory(dims) : new BruteForceIndex(), this.settings.bodyRowPenalty);
