@@ -70,6 +70,9 @@ describe('probe requests', () => {
       'Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, squash-merged, superseded, or active work',
       'Safely analyzes and cleans up local git branches and worktrees',
     ]);
+    // Template headings, also alone in a small library: "Use this skill when", "Core Workflows", "Rationalizations to Reject".
+    const t = doc('a/hubspot-automation', 'hubspot-automation', 'Automate HubSpot CRM tasks.', '# Use this skill when\n\n# Core Workflows\n\n# Rationalizations to Reject\n\n# Sync contacts from a CSV\n');
+    assert.deepEqual(probeRequests(t, [], 4).filter((p) => p.source === 'heading').map((p) => p.query), ['Help me with sync contacts from a CSV']);
     assert.equal(headClause('Clean CSV files quickly'), null, 'a short sentence stays whole');
     assert.equal(headClause('清洗 CSV 文件，修复编码，删除重复行'), null);
   });

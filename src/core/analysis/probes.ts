@@ -45,7 +45,7 @@ export function withoutNamedSubject(text: string, name: string): string {
 }
 
 /** Headings that name no topic of the skill. */
-const NOT_A_TOPIC = /^(?:(?:basic|advanced|simple|common|general|detailed|more|further|additional|other)\s+(?:usage|use|examples?|organization|configuration|options|features|topics|techniques|patterns|notes|tips)|table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|(?:core |the )?workflow|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*|what (?:this skill|it) does|how to use(?: this skill| it)?|usage|overview|examples?|instructions|notes?|tips|requirements|prerequisites|output(?: format)?|summary|introduction|purpose|when to use.*|quick ?start|installation|setup|troubleshooting|faq|概述|简介|使用方法|用法|示例|注意事项|前提条件?|何时使用.*|功能|功能说明|适用场景|使用场景|快速开始)$/iu;
+const NOT_A_TOPIC = /^(?:(?:basic|advanced|simple|common|general|detailed|more|further|additional|other)\s+(?:usage|use|examples?|organization|configuration|options|features|topics|techniques|patterns|notes|tips)|table of contents|contents|toc|目录|核心概念|core concepts?|key concepts?|how it works|(?:core |the )?workflows?|use (?:this skill|it) (?:when|for).*|process|steps?|getting started|quick reference|do not use this skill when|when not to use.*|何时不使用.*|工作流程.*|what (?:this skill|it) does|how to use(?: this skill| it)?|usage|overview|examples?|instructions|notes?|tips|requirements|prerequisites|output(?: format)?|summary|introduction|purpose|when to use.*|quick ?start|installation|setup|troubleshooting|faq|概述|简介|使用方法|用法|示例|注意事项|前提条件?|何时使用.*|功能|功能说明|适用场景|使用场景|快速开始)$/iu;
 
 /**
  * A description sentence about how the skill is invoked or what it needs, or an instruction to the
@@ -273,7 +273,7 @@ const PICTOGRAPHS = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu;
  * Headings that say how the skill is written, not what it is for ("Core Principle: SAFETY FIRST",
  * "MISSION", "Critical Implementation Notes", "Postmortem Triggers", "Not for").
  */
-const META_HEADING = /^(?:core principles?|principles?|critical|important|implementation notes|mission|directives?|role|persona|rules|constraints|guidelines|not for|anti-patterns?|red flags|checklist|see also|related skills?|limitations|preamble|(?:step|phase|stage|part)\s*\d+)\b|\bexamples?\s*\d|\btriggers?$|^(?:序言|原则|核心原则|规则|约束|角色|使命|注意|步骤\s*\d+|第\s*[\d一二三四五六七八九十]+\s*[步阶])/iu;
+const META_HEADING = /^(?:core principles?|principles?|critical|important|implementation notes|mission|directives?|role|persona|rules|constraints|guidelines|not for|anti-patterns?|rationali[sz]ations to reject|red flags|checklist|see also|related skills?|limitations|preamble|(?:step|phase|stage|part)\s*\d+)\b|\bexamples?\s*\d|\btriggers?$|^(?:序言|原则|核心原则|规则|约束|角色|使命|注意|步骤\s*\d+|第\s*[\d一二三四五六七八九十]+\s*[步阶])/iu;
 
 /** Where a long English sentence's main clause ends: before "by …", "using …", a dash, a colon or a comma. */
 const CLAUSE_END = /\s+(?:by|using|via|so that|in order to|including|such as)\s+|\s*[:;–—]\s+|\s+-\s+|,\s+/iu;
