@@ -18,6 +18,7 @@
  */
 import type { SkillDoc } from '../types';
 import type { SkillProfiles } from './conflicts';
+import { nameKey } from './copies';
 import { detectFacets, facetMismatches, mentionsSkillLower, type FacetFamily } from './facets';
 import { DEFAULT_COMPETITION, type CompetitionOptions } from './scanRun';
 import type { EvidenceRequest, ProbeDirection, ScopedRanking, Verdict } from './types';
@@ -393,11 +394,6 @@ export function judgeCompetition(
   if (graph.names(x).has(y.id) && graph.names(y).has(x.id)) return null;
   const twice = oneSkillTwice(x, y);
   return twice ? { kind: 'near-duplicate', twice } : { kind: 'near-duplicate' };
-}
-
-/** A name as a key: lower case, without separators (docker-hub, docker_hub and Docker Hub are one). */
-function nameKey(name: string): string {
-  return name.toLowerCase().replace(/[-_\s.]+/g, '');
 }
 
 /** Suffixes that mark a translation of a skill (qmd-zh, seo-audit-cn). */

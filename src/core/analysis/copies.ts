@@ -212,8 +212,8 @@ export function copyAdvice(x: SkillDoc, y: SkillDoc, what: string, note: string)
   return `${what}; ${note}. A copy in another collection (vendored):${upstream} nothing to fix unless one is edited, then keep both in step.`;
 }
 
-/** Normalised name (or description) for "same skill" candidates. */
-const nameKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}#+]+/gu, '');
+/** Normalised name (or description) for "same skill" candidates: docker-hub, docker_hub and Docker Hub are one. */
+export const nameKey = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}#+]+/gu, '');
 
 /** One skill as the copy index holds it. */
 interface Held {
