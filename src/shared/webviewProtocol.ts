@@ -283,7 +283,7 @@ export const isPanelResult = shape<PanelResult>(
     scores: isPanelScores,
     passage: nullable(isPanelPassage),
   },
-  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic'] as const), notFor: str(SHORT) },
+  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic', 'general-question'] as const), notFor: str(SHORT) },
 );
 
 export const isPanelSkip = shape<PanelSkip>(

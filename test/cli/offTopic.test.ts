@@ -138,6 +138,47 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.equal(own.results[0].notFor, undefined);
   });
 
+  it('a general question (how something works) gets "no skill fits", unless a skill offers explanations', async () => {
+    const write = (lib: string, skills: [string, string][]) => {
+      for (const [name, description] of skills) {
+        mkdirSync(join(dir, lib, name), { recursive: true });
+        writeFileSync(join(dir, lib, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n`);
+      }
+    };
+    const tasks: [string, string][] = [
+      ['git-history-surgeon', 'Rewrite git history safely: interactive rebase onto another branch, squash and fixup commits, resolve rebase and merge conflicts.'],
+      ['git-repo-doctor', 'Diagnose a broken git repository: detached HEAD, diverged branches, corrupt objects and wrong remotes.'],
+      ['release-notes', 'Write release notes from merged pull requests and tags.'],
+    ];
+    write('lib4', tasks);
+    write('lib5', [...tasks, ['git-concepts', 'Explains git concepts - commits, branches, rebase and merge - in plain words with diagrams.']]);
+    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
+    const routeIn = async (lib: string, query: string) => {
+      let stdout = '';
+      const argv = ['route', query, '--library', lib, '--cache', join(dir, `cache-${lib}`), '--json', '--quiet'];
+      assert.equal(await main({ argv, cwd: dir, stdout: (t) => void (stdout += t), stderr: () => undefined, env: {} }), 0);
+      return JSON.parse(stdout) as Routed;
+    };
+    const question = 'Explain how git rebase works compared to merge and when each strategy is appropriate';
+    const general = await routeIn('lib4', question);
+    assert.equal(general.match, 'none', JSON.stringify(general.results));
+    const surgeon = general.results.find((x) => x.id === 'git-history-surgeon');
+    assert.ok(surgeon, JSON.stringify(general.results));
+    assert.equal(surgeon.scores.relevance, 0);
+    assert.equal(surgeon.notRelevant, 'general-question');
+    // The same words as a task on the user's own branch: the skill's job.
+    const task = await routeIn('lib4', 'rebase my feature branch onto main and squash the fixup commits');
+    assert.equal(task.results[0].id, 'git-history-surgeon');
+    assert.equal(task.results[0].relevant, true);
+    assert.equal(task.results[0].notRelevant, undefined);
+    // A skill that explains git answers the question; the task skills still do not.
+    const taught = await routeIn('lib5', question);
+    assert.equal(taught.results[0].id, 'git-concepts', JSON.stringify(taught.results));
+    assert.equal(taught.results[0].relevant, true);
+    assert.notEqual(taught.match, 'none');
+    assert.equal(taught.results.find((x) => x.id === 'git-history-surgeon')?.notRelevant, 'general-question');
+  });
+
   it('keeps the skills relevant for requests they are about, in the same words or in others', async () => {
     const tool = await route('define a tool for my agent with the Copilot SDK');
     assert.equal(tool.results[0].id, 'agent-sdk-tools');

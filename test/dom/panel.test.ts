@@ -509,12 +509,13 @@ describe('query panel (DOM)', function () {
     assert.equal(await panel.page.evaluate('document.activeElement.dataset.skill'), 'pdf-extract');
   });
 
-  it('says why a result has relevance 0 by rule: off topic, or excluded by its description', async () => {
+  it('says why a result has relevance 0 by rule: a general question, off topic, or excluded by its description', async () => {
     await routed();
-    const judged = RESULTS.map((r, i) => ({ ...r, relevant: i < 1, ...(i === 2 ? { notRelevant: 'off-topic' as const } : i === 3 ? { notRelevant: 'excluded' as const, notFor: 'merging PDF files' } : {}) }));
+    const judged = RESULTS.map((r, i) => ({ ...r, relevant: i < 1, ...(i === 1 ? { notRelevant: 'general-question' as const } : i === 2 ? { notRelevant: 'off-topic' as const } : i === 3 ? { notRelevant: 'excluded' as const, notFor: 'merging PDF files' } : {}) }));
     await panel.deliver(resultsMessage(1, { results: judged, match: 'strong' }));
     const badges = await panel.page.$$eval('li.result', (els) => els.map((e) => e.querySelector('.zero-badge')?.textContent ?? null));
-    assert.deepEqual(badges, [null, null, 'off topic', 'excluded']);
+    assert.deepEqual(badges, [null, 'general question', 'off topic', 'excluded']);
+    assert.match((await panel.page.getAttribute('li.result:nth-child(3) .zero-badge', 'title')) ?? '', /^Relevance 0: the request asks in general what something is or how it works/);
     assert.match((await panel.page.getAttribute('li.result:nth-child(4) .zero-badge', 'title')) ?? '', /^Relevance 0: off topic: none of the request's words in its name, description or headings/);
     assert.equal(await panel.page.getAttribute('li.result:nth-child(5) .zero-badge', 'title'), 'Relevance 0: its description says it is not for "merging PDF files"');
   });

@@ -26,6 +26,7 @@ import { bestPassage, passageMatcher } from './explain';
 import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
 import { askedTerms, matchClauses, notForClauses, type NotForClauses } from './notFor';
+import { generalQuestion, offersExplanations } from './generalQuestion';
 import type { NotRelevant } from './notRelevant';
 import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
@@ -305,14 +306,20 @@ export class RoutingPipeline {
     // What the author excluded is not relevant, however close it came (see `score`): a facet its
     // description excludes, or an item of its "not for" clause that the request asks for
     // (`notForMatch`). Nor is a candidate off topic: nothing of the request in its name,
-    // description or headings, and far from it in meaning (`offTopic`).
+    // description or headings, and far from it in meaning (`offTopic`). Nor is a skill that does
+    // not offer explanations, for a request that asks in general how something works (`generalQuestion`).
     const zeroed = new Map<number, NotRelevant>();
     const notFor = new Map<number, string>();
     if (relevance && alone && features) {
+      const general = generalQuestion(pool.request.query);
       features.point.forEach((x, i) => {
         const item = x[POINT.requestExcluded] === 1 ? null : features!.notFor?.[i];
         if (item) notFor.set(i, item);
-        const why = x[POINT.requestExcluded] === 1 || item ? 'excluded' : offTopic(x, head[i].dense) ? 'off-topic' : null;
+        const why: NotRelevant | null =
+          x[POINT.requestExcluded] === 1 || item ? 'excluded'
+          : offTopic(x, head[i].dense) ? 'off-topic'
+          : general && !this.explains(features!.ids[i]) ? 'general-question'
+          : null;
         if (!why) return;
         relevance[i] = alone[i] = 0;
         zeroed.set(i, why);
@@ -359,6 +366,12 @@ export class RoutingPipeline {
       const passages = this.lib.passages(id);
       return bestPassage(doc, passages, this.lib.fields.get(doc, () => passages), ranking.denseRows.get(id), matcher);
     };
+  }
+
+  /** Whether a skill offers explanations, so that a general question stays its to answer (`generalQuestion`). */
+  private explains(id: string): boolean {
+    const doc = this.lib.doc(id);
+    return !doc || offersExplanations(doc.name, doc.description);
   }
 
   private head(pool: Pool): FusedCandidate[] {
