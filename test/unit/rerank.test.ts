@@ -156,6 +156,14 @@ describe('features and set selection', () => {
     assert.equal(strict.size, 1);
   });
 
+  it('sets aside a copy of a member below a full lead too, at its place', () => {
+    const lf: ListFeatures = listFeatures(request('extract pdf tables and build an excel spreadsheet report', ['a/pdf-extract', 'a/spreadsheet-report', 'b/pdf-extract', 'a/k8s-deploy']));
+    const sel = selectSet(lf, [0.5, 0.3, 0.15, 0.05], { maxSize: 2, minShare: 0.2, minNovel: 0.05 });
+    assert.deepEqual(sel.members.map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report']);
+    assert.deepEqual(sel.rejected.map((r) => [lf.ids[r.index], lf.ids[r.partner], r.reason]), [['b/pdf-extract', 'a/pdf-extract', 'function_redundant']]);
+    assert.deepEqual(sel.order.map((i) => lf.ids[i]), ['a/pdf-extract', 'a/spreadsheet-report', 'b/pdf-extract', 'a/k8s-deploy'], 'the ranking does not move');
+  });
+
   it('the learned model is deterministic and its probabilities sum to one', async () => {
     const lf = listFeatures(request('extract pdf tables', ['a/pdf-extract', 'b/pdf-extract', 'a/spreadsheet-report']));
     const a = modelScores(shippedReranker(), lf, false);

@@ -53,13 +53,14 @@ export function selectSet(features: ListFeatures, scores: readonly number[], opt
   const top = byScore[0];
   const lead: number[] = [top];
   const conflicts: Rejection[] = [];
+  // Every candidate below is read against the lead, not only until the lead is full: a Ruby fuzzer
+  // fourth for a Rust request is as much for another ecosystem as the Python one second.
   for (const i of byScore.slice(1)) {
-    if (lead.length >= opts.maxSize) break;
     const conflict = lead
       .map((j) => ({ j, pair: features.pairs[i][j] }))
       .find(({ j, pair }) => pair.reason === 'function_redundant' || (j === top && requestMismatch(features, i, top)));
     if (conflict) conflicts.push({ index: i, partner: conflict.j, reason: conflict.pair.reason!, evidence: conflict.pair.evidence });
-    else lead.push(i);
+    else if (lead.length < opts.maxSize) lead.push(i);
   }
   // Novelty is judged against the members above, not against a set-aside twin that scored between them.
   const novel = contextFeatures(features, [...lead, ...byScore.filter((i) => !lead.includes(i))]).map((c) => c[CONTEXT.novelCoverage]);
