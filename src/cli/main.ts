@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { version } from '../../package.json';
 import { HEAP_GROWING_FLAG } from '../shared/serverProcess';
 import type { RouteResult } from '../core/service';
-import { NOT_RELEVANT_WORDS } from '../core/route/notRelevant';
+import { notRelevantWords } from '../core/route/notRelevant';
 import type { Finding } from '../core/types';
 import { SameNames } from '../core/analysis/sameNames';
 import { DEFAULT_PAIR_SCAN } from '../core/analysis/scanRun';
@@ -169,6 +169,7 @@ export function routeJson(result: RouteResult, root: string) {
       ...(c.setAsideFor ? { setAsideFor: c.setAsideFor } : {}),
       ...(c.notRelevant ? { notRelevant: c.notRelevant } : {}),
       ...(c.notFor ? { notFor: c.notFor } : {}),
+      ...(c.otherStack ? { otherStack: c.otherStack } : {}),
       scores: c.scores,
       passage: c.passage,
     })),
@@ -195,7 +196,7 @@ function formatRoute(result: RouteResult): string {
       lines.push('    ---- below: not relevant to this request ----');
       lineDrawn = true;
     }
-    const mark = c.inSet ? '  [set]' : c.setAsideFor ? `  [set aside: ${skipPhrase(c.setAsideFor.reason)} ${c.setAsideFor.id}]` : c.notRelevant ? `  [relevance 0: ${c.notFor ? `its description says it is not for "${c.notFor}"` : NOT_RELEVANT_WORDS[c.notRelevant]}]` : '';
+    const mark = c.inSet ? '  [set]' : c.setAsideFor ? `  [set aside: ${skipPhrase(c.setAsideFor.reason)} ${c.setAsideFor.id}]` : c.notRelevant ? `  [relevance 0: ${notRelevantWords({ ...c, notRelevant: c.notRelevant })}]` : '';
     lines.push(`${String(c.rank).padStart(2)}  ${fmt(s.final)}  ${fmt(s.rerank)} ${fmt(s.fused)} ${fmt(s.dense)}  ${fmt(s.lexical)}  ${c.name}  (${c.skillId})${mark}`);
     if (c.passage) {
       const where = c.passage.field === 'body' ? (c.passage.heading ? `§ ${c.passage.heading}` : 'body') : c.passage.field;

@@ -101,6 +101,7 @@ export function toRouteSummary(
     ...(item.relevant === false ? { relevant: false } : {}),
     ...(item.notRelevant ? { notRelevant: item.notRelevant } : {}),
     ...(item.notFor ? { notFor: item.notFor } : {}),
+    ...(item.otherStack ? { otherStack: item.otherStack } : {}),
   }));
   const set = toPanelSet(res.set);
   return {

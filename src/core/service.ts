@@ -66,6 +66,8 @@ export interface RouteCandidate {
   notRelevant?: NotRelevant;
   /** For `excluded` by a "do not use it for ..." clause: what the description says it is not for, in its words. */
   notFor?: string;
+  /** With `other-stack`: what the skill says it is for, and what the request names. */
+  otherStack?: string;
 }
 
 export interface RouteTimings {

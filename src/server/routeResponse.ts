@@ -46,6 +46,7 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
         ...(c.relevant !== undefined ? { relevant: c.relevant } : {}),
         ...(c.notRelevant ? { notRelevant: c.notRelevant } : {}),
         ...(c.notFor ? { notFor: c.notFor } : {}),
+        ...(c.otherStack ? { otherStack: c.otherStack } : {}),
       });
     }
   }

@@ -123,6 +123,8 @@ export interface RouteItem {
   notRelevant?: NotRelevant;
   /** With `excluded` by a "do not use it for ..." clause: what the description says it is not for. */
   notFor?: string;
+  /** With `other-stack`: what the skill says it is for, and what the request names. */
+  otherStack?: string;
 }
 
 export interface RouteResponse {

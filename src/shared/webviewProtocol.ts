@@ -69,6 +69,8 @@ export interface PanelResult {
   notRelevant?: NotRelevant;
   /** With `excluded` by a "do not use it for ..." clause: what the description says it is not for. */
   notFor?: string;
+  /** With `other-stack`: what the skill says it is for, and what the request names. */
+  otherStack?: string;
 }
 
 /** A candidate left out of the set: choosing it with `conflictsWith` would be a SKIP combination. */
@@ -283,7 +285,7 @@ export const isPanelResult = shape<PanelResult>(
     scores: isPanelScores,
     passage: nullable(isPanelPassage),
   },
-  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic', 'general-question'] as const), notFor: str(SHORT) },
+  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic', 'general-question', 'other-stack'] as const), notFor: str(SHORT), otherStack: str(SHORT) },
 );
 
 export const isPanelSkip = shape<PanelSkip>(

@@ -8,7 +8,7 @@ import { listingClientOf, SKIP_REASON_LABELS, skillLabel, type PanelListing, typ
 import { fill, h, type Child } from './dom';
 import { highlightSegments } from './highlight';
 import type { Expectation, ViewState } from './state';
-import { NOT_RELEVANT_BADGE, NOT_RELEVANT_WORDS } from '../core/route/notRelevant';
+import { NOT_RELEVANT_BADGE, notRelevantWords } from '../core/route/notRelevant';
 
 export interface Actions {
   open(result: PanelResult): void;
@@ -293,7 +293,7 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
         inSet.has(r.skillId) ? h('span', { class: 'badge set-badge', title: 'Judged needed together with the other set skills' }, 'in set') : null,
         skipped.has(r.skillId) ? h('span', { class: 'badge skip-badge', title: 'Probable SKIP with a set skill' }, 'SKIP') : null,
         r.notRelevant
-          ? h('span', { class: 'badge zero-badge', title: `Relevance 0: ${r.notFor ? `its description says it is not for "${r.notFor}"` : NOT_RELEVANT_WORDS[r.notRelevant]}` }, NOT_RELEVANT_BADGE[r.notRelevant])
+          ? h('span', { class: 'badge zero-badge', title: `Relevance 0: ${notRelevantWords({ ...r, notRelevant: r.notRelevant })}` }, NOT_RELEVANT_BADGE[r.notRelevant])
           : null,
       ];
       const card = h(

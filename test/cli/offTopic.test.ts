@@ -41,7 +41,7 @@ const SKILLS: Record<string, { description: string; body: string }> = {
 
 interface Routed {
   match: string;
-  results: { id: string; relevant?: boolean; notRelevant?: string; notFor?: string; scores: { relevance?: number; rerank: number | null } }[];
+  results: { id: string; relevant?: boolean; notRelevant?: string; notFor?: string; otherStack?: string; scores: { relevance?: number; rerank: number | null } }[];
 }
 
 describe('cli: a request no skill is about gets "no skill fits", with the model', function () {
@@ -177,6 +177,36 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.equal(taught.results[0].relevant, true);
     assert.notEqual(taught.match, 'none');
     assert.equal(taught.results.find((x) => x.id === 'git-history-surgeon')?.notRelevant, 'general-question');
+  });
+
+  it('a skill that says it is for another language than the request names: relevance 0, with both', async () => {
+    for (const [name, description] of [
+      ['cargo-fuzzing', 'Fuzz Rust crates with cargo-fuzz and libFuzzer: harnesses, corpora and crash triage.'],
+      ['atheris', 'Atheris is a coverage-guided Python fuzzer. Use for fuzzing pure Python code and C extensions: harnesses, corpora and crash triage.'],
+      ['release-notes', 'Write release notes from merged pull requests and tags.'],
+    ]) {
+      mkdirSync(join(dir, 'lib6', name), { recursive: true });
+      writeFileSync(join(dir, 'lib6', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n`);
+    }
+    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
+    const routeIn = async (query: string) => {
+      let stdout = '';
+      const argv = ['route', query, '--library', 'lib6', '--cache', join(dir, 'cache6'), '--json', '--quiet'];
+      assert.equal(await main({ argv, cwd: dir, stdout: (t) => void (stdout += t), stderr: () => undefined, env: {} }), 0);
+      return JSON.parse(stdout) as Routed;
+    };
+    const rust = await routeIn('set up coverage-guided fuzzing with harnesses and a corpus for my Rust crate');
+    assert.equal(rust.results[0].id, 'cargo-fuzzing');
+    const py = rust.results.find((x) => x.id === 'atheris');
+    assert.ok(py, JSON.stringify(rust.results));
+    assert.equal(py.scores.relevance, 0);
+    assert.equal(py.notRelevant, 'other-stack');
+    assert.equal(py.otherStack, 'python (the request names rust)');
+    // A request naming no language, or Python, leaves it relevant.
+    const any = await routeIn('set up coverage-guided fuzzing with harnesses and a corpus for our Python package');
+    assert.equal(any.results[0].id, 'atheris');
+    assert.equal(any.results[0].notRelevant, undefined);
+    assert.equal(any.results[0].relevant, true);
   });
 
   it('keeps the skills relevant for requests they are about, in the same words or in others', async () => {

@@ -520,6 +520,15 @@ describe('query panel (DOM)', function () {
     assert.equal(await panel.page.getAttribute('li.result:nth-child(5) .zero-badge', 'title'), 'Relevance 0: its description says it is not for "merging PDF files"');
   });
 
+  it('says which language a result is for when the request names another', async () => {
+    await routed();
+    const stacked = RESULTS.map((r, i) => ({ ...r, relevant: i < 1, ...(i === 1 ? { notRelevant: 'other-stack' as const, otherStack: 'python (the request names rust)' } : {}) }));
+    await panel.deliver(resultsMessage(1, { results: stacked, match: 'strong' }));
+    const badges = await panel.page.$$eval('li.result', (els) => els.map((e) => e.querySelector('.zero-badge')?.textContent ?? null));
+    assert.deepEqual(badges, [null, 'other stack', null, null]);
+    assert.equal(await panel.page.getAttribute('li.result:nth-child(3) .zero-badge', 'title'), 'Relevance 0: its description says it is for python (the request names rust)');
+  });
+
   it('routes the shown request again when the host says a skill changed, keeping the input, the history and what the author marked', async () => {
     await routed();
     await panel.deliver(resultsMessage(1));

@@ -2,13 +2,14 @@
  * Why a candidate's relevance is 0 by rule, whatever the reranker's score, and how the CLI and
  * the panel say it (no imports: the panel's page reads it too).
  */
-export type NotRelevant = 'excluded' | 'off-topic' | 'general-question';
+export type NotRelevant = 'excluded' | 'off-topic' | 'general-question' | 'other-stack';
 
 /** `NotRelevant` in words. */
 export const NOT_RELEVANT_WORDS: Record<NotRelevant, string> = {
   excluded: 'its description says it is not for what this request names',
   'off-topic': "off topic: none of the request's words in its name, description or headings, and far in meaning",
   'general-question': 'the request asks in general what something is or how it works, which the agent answers without a skill, and this skill does not offer explanations',
+  'other-stack': 'its description\'s first sentence says it is for another language or framework than the one the request names',
 };
 
 /** `NotRelevant` as a short badge. */
@@ -16,4 +17,12 @@ export const NOT_RELEVANT_BADGE: Record<NotRelevant, string> = {
   excluded: 'excluded',
   'off-topic': 'off topic',
   'general-question': 'general question',
+  'other-stack': 'other stack',
 };
+
+/** The words for a result with relevance 0 by rule, with its evidence where it has some. */
+export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string; otherStack?: string }): string {
+  if (r.notFor) return `its description says it is not for "${r.notFor}"`;
+  if (r.otherStack) return `its description says it is for ${r.otherStack}`;
+  return NOT_RELEVANT_WORDS[r.notRelevant];
+}

@@ -27,6 +27,8 @@ import { encoderLabel } from './queryAdapter';
 import { orderBy, type ListReranker } from './rerank';
 import { askedTerms, matchClauses, notForClauses, type NotForClauses } from './notFor';
 import { generalQuestion, offersExplanations } from './generalQuestion';
+import { otherStack, ownStack } from './otherStack';
+import type { Facets } from '../analysis/facets';
 import type { NotRelevant } from './notRelevant';
 import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
@@ -83,11 +85,15 @@ export interface RankedCandidate extends FusedCandidate {
   /**
    * Why its relevance was set to 0 whatever the reranker said: the request names what its
    * description excludes (`excluded`), or none of the request's words is in its name, description
-   * or headings and it is far from the request in meaning (`off-topic`).
+   * or headings and it is far from the request in meaning (`off-topic`), or the request asks in
+   * general how something works (`general-question`), or names a language or framework other
+   * than the one the skill says it is for (`other-stack`).
    */
   zeroed?: NotRelevant;
   /** For `excluded` by a "not for" clause: the item of the clause the request asks for, in the author's words. */
   notFor?: string;
+  /** For `other-stack`: what the skill is for, and what the request names ("python (the request names rust)"). */
+  otherStack?: string;
 }
 
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
@@ -151,6 +157,7 @@ export class RoutingPipeline {
 
   /** Each skill's "not for" clauses, analysed once per document (an edit makes a new one). */
   private readonly notForCache = new WeakMap<SkillDoc, NotForClauses>();
+  private readonly stackCache = new WeakMap<SkillDoc, Facets>();
 
   constructor(
     private readonly lib: IndexedLibrary,
@@ -307,11 +314,18 @@ export class RoutingPipeline {
     // description excludes, or an item of its "not for" clause that the request asks for
     // (`notForMatch`). Nor is a candidate off topic: nothing of the request in its name,
     // description or headings, and far from it in meaning (`offTopic`). Nor is a skill that does
-    // not offer explanations, for a request that asks in general how something works (`generalQuestion`).
+    // not offer explanations, for a request that asks in general how something works (`generalQuestion`),
+    // nor one that says it is for another language or framework than the request names (`otherStack`).
     const zeroed = new Map<number, NotRelevant>();
     const notFor = new Map<number, string>();
+    const stack = new Map<number, string>();
     if (relevance && alone && features) {
       const general = generalQuestion(pool.request.query);
+      features.ids.forEach((id, i) => {
+        const doc = this.lib.doc(id);
+        const other = doc ? otherStack(this.ownStack(doc), features!.requestFacets) : null;
+        if (other) stack.set(i, `${other.skill.join(', ')} (the request names ${other.request.join(', ')})`);
+      });
       features.point.forEach((x, i) => {
         const item = x[POINT.requestExcluded] === 1 ? null : features!.notFor?.[i];
         if (item) notFor.set(i, item);
@@ -319,6 +333,7 @@ export class RoutingPipeline {
           x[POINT.requestExcluded] === 1 || item ? 'excluded'
           : offTopic(x, head[i].dense) ? 'off-topic'
           : general && !this.explains(features!.ids[i]) ? 'general-question'
+          : stack.has(i) ? 'other-stack'
           : null;
         if (!why) return;
         relevance[i] = alone[i] = 0;
@@ -332,7 +347,7 @@ export class RoutingPipeline {
     const place = new Map(byScore.map((i, n) => [i, n]));
     const order = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
     const candidates: RankedCandidate[] = [
-      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}) })),
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}), ...(zeroed.get(i) === 'other-stack' ? { otherStack: stack.get(i)! } : {}) })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null, alone: alone ? 0 : null })),
     ];
     const match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;
@@ -366,6 +381,13 @@ export class RoutingPipeline {
       const passages = this.lib.passages(id);
       return bestPassage(doc, passages, this.lib.fields.get(doc, () => passages), ranking.denseRows.get(id), matcher);
     };
+  }
+
+  /** What a skill says it is for (`ownStack`), per parsed skill. */
+  private ownStack(doc: SkillDoc): Facets {
+    let own = this.stackCache.get(doc);
+    if (!own) this.stackCache.set(doc, (own = ownStack(doc.description)));
+    return own;
   }
 
   /** Whether a skill offers explanations, so that a general question stays its to answer (`generalQuestion`). */

@@ -349,6 +349,7 @@ class Engine implements RoutingEngine {
         ...(aside.has(c.id) ? { setAsideFor: aside.get(c.id)! } : {}),
         ...(c.zeroed ? { notRelevant: c.zeroed } : {}),
         ...(c.notFor ? { notFor: c.notFor } : {}),
+        ...(c.otherStack ? { otherStack: c.otherStack } : {}),
       };
     });
     const result: RouteResult = { query: full, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
