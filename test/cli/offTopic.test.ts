@@ -41,6 +41,7 @@ const SKILLS: Record<string, { description: string; body: string }> = {
 
 interface Routed {
   match: string;
+  set?: { ids: string[] };
   results: { id: string; relevant?: boolean; notRelevant?: string; notFor?: string; otherStack?: string; scores: { relevance?: number; rerank: number | null } }[];
 }
 
@@ -177,6 +178,7 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.equal(taught.results[0].relevant, true);
     assert.notEqual(taught.match, 'none');
     assert.equal(taught.results.find((x) => x.id === 'git-history-surgeon')?.notRelevant, 'general-question');
+    assert.deepEqual(taught.set?.ids, ['git-concepts'], 'the set is led by the skill shown first, not by one ruled out');
   });
 
   it('a skill that says it is for another language than the request names: relevance 0, with both', async () => {
@@ -202,6 +204,22 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.equal(py.scores.relevance, 0);
     assert.equal(py.notRelevant, 'other-stack');
     assert.equal(py.otherStack, 'python (the request names rust)');
+    // Ruled out before relevance is read, as an exclusion is: a Rust skill whose words the request
+    // shares less than the Python fuzzer's is judged as if the fuzzer were not there, and leads the set.
+    mkdirSync(join(dir, 'lib7', 'atheris'), { recursive: true });
+    writeFileSync(join(dir, 'lib7', 'atheris', 'SKILL.md'), `---\nname: atheris\ndescription: "Atheris is a coverage-guided Python fuzzer: write fuzzing harnesses, seed corpora and dictionaries, triage crashes and read coverage reports."\n---\n\n# atheris\n`);
+    mkdirSync(join(dir, 'lib7', 'rust-crates'), { recursive: true });
+    writeFileSync(join(dir, 'lib7', 'rust-crates', 'SKILL.md'), `---\nname: rust-crates\ndescription: "Maintain Rust crates with cargo: workspaces, clippy lints, tests, fuzzing setup and releases."\n---\n\n# rust-crates\n`);
+    mkdirSync(join(dir, 'lib7', 'release-notes'), { recursive: true });
+    writeFileSync(join(dir, 'lib7', 'release-notes', 'SKILL.md'), `---\nname: release-notes\ndescription: "Write release notes from merged pull requests and tags."\n---\n\n# release-notes\n`);
+    let out7 = '';
+    const argv7 = ['route', 'write fuzzing harnesses, seed corpora and dictionaries and triage crashes for my Rust crate', '--library', 'lib7', '--cache', join(dir, 'cache7'), '--json', '--quiet'];
+    assert.equal(await main({ argv: argv7, cwd: dir, stdout: (t) => void (out7 += t), stderr: () => undefined, env: {} }), 0);
+    const r7 = JSON.parse(out7) as Routed;
+    assert.equal(r7.results[0].id, 'rust-crates', out7);
+    assert.equal(r7.results[0].relevant, true, out7);
+    assert.deepEqual(r7.set?.ids, ['rust-crates']);
+    assert.equal(r7.results.find((x) => x.id === 'atheris')?.notRelevant, 'other-stack');
     // A request naming no language, or Python, leaves it relevant.
     const any = await routeIn('set up coverage-guided fuzzing with harnesses and a corpus for our Python package');
     assert.equal(any.results[0].id, 'atheris');

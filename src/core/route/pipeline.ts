@@ -129,7 +129,7 @@ export interface RankOptions {
 
 /** Scores with excluded candidates (see `RoutingPipeline.score`) lowered; probabilities stay a distribution. */
 export function applyExclusions(scores: readonly number[], features: ListFeatures): number[] {
-  const excluded = features.point.map((x, i) => x[POINT.requestExcluded] === 1 || !!features.notFor?.[i]);
+  const excluded = features.point.map((x, i) => x[POINT.requestExcluded] === 1 || !!features.notFor?.[i] || !!features.otherStack?.[i] || !!features.generalQuestion?.[i]);
   if (!excluded.some(Boolean)) return [...scores];
   const sum = scores.reduce((a, b) => a + b, 0);
   const out = scores.map((s, i) => (excluded[i] ? s * 1e-4 : s));
@@ -268,6 +268,15 @@ export class RoutingPipeline {
       if (!clauses.items.length) return null;
       return matchClauses((asked ??= askedTerms(pool.request.query)), clauses);
     });
+    // What each description's first sentence says it is for, when the request names another stack.
+    features.otherStack = features.ids.map((id) => {
+      const doc = lib.doc(id);
+      const other = doc ? otherStack(this.ownStack(doc), features.requestFacets) : null;
+      return other ? `${other.skill.join(', ')} (the request names ${other.request.join(', ')})` : null;
+    });
+    // A general question is the agent's to answer, unless a skill offers explanations.
+    const general = generalQuestion(pool.request.query);
+    features.generalQuestion = features.ids.map((id) => general && !this.explains(id));
     return features;
   }
 
@@ -277,6 +286,10 @@ export class RoutingPipeline {
    * ("Do not use for Python, JavaScript, Go" and a request for a Flask API) scores 10,000 times
    * lower. A rule, not a learnt weight: 1% of the corpus's descriptions say such a thing, too few
    * to learn from, and the author's word is the evidence (it shows as the candidate's reason).
+   * So does a skill whose description's first sentence says it is for another language or
+   * framework than the one the request names (`otherStack`): the others' relevance is read as if
+   * it were not there, as for an exclusion; and a skill that does not offer explanations, for a
+   * request that asks in general how something works (`generalQuestion`).
    */
   async score(pool: Pool, features: ListFeatures, token?: CancelToken): Promise<number[]> {
     const scores = await this.parts.reranker.score({ request: pool.request, head: this.head(pool), features }, token);
@@ -304,7 +317,6 @@ export class RoutingPipeline {
       features = this.features(pool);
       if (doRerank) scores = await this.score(pool, features, opts.token);
       throwIfCancelled(opts.token);
-      if (doSelect) selection = this.select(pool, features, scores);
     }
     const model = this.parts.relevance;
     const weights = model && scores && features ? model[head.some((c) => c.dense !== null) ? 'dense' : 'lexical'] : null;
@@ -320,19 +332,14 @@ export class RoutingPipeline {
     const notFor = new Map<number, string>();
     const stack = new Map<number, string>();
     if (relevance && alone && features) {
-      const general = generalQuestion(pool.request.query);
-      features.ids.forEach((id, i) => {
-        const doc = this.lib.doc(id);
-        const other = doc ? otherStack(this.ownStack(doc), features!.requestFacets) : null;
-        if (other) stack.set(i, `${other.skill.join(', ')} (the request names ${other.request.join(', ')})`);
-      });
+      features.otherStack?.forEach((other, i) => void (other && stack.set(i, other)));
       features.point.forEach((x, i) => {
         const item = x[POINT.requestExcluded] === 1 ? null : features!.notFor?.[i];
         if (item) notFor.set(i, item);
         const why: NotRelevant | null =
           x[POINT.requestExcluded] === 1 || item ? 'excluded'
           : offTopic(x, head[i].dense) ? 'off-topic'
-          : general && !this.explains(features!.ids[i]) ? 'general-question'
+          : features!.generalQuestion?.[i] ? 'general-question'
           : stack.has(i) ? 'other-stack'
           : null;
         if (!why) return;
@@ -340,6 +347,9 @@ export class RoutingPipeline {
         zeroed.set(i, why);
       });
     }
+    // The set is chosen once relevance has said which candidates it rules out: a skill with
+    // relevance 0 by rule, first by the reranker, would otherwise lead a set while shown far below.
+    if (doSelect && features) selection = this.select(pool, features, scores && zeroed.size ? scores.map((s, i) => (zeroed.has(i) ? s * 1e-4 : s)) : scores);
     const rerankMs = performance.now() - t;
     // One order, the final scores' (relevance, else the reranker's): the set is chosen over it and
     // moves nothing. Ties (relevance saturates) go by the reranker's score, then first-stage order.

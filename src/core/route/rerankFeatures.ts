@@ -288,6 +288,17 @@ export interface ListFeatures {
    * inputs (see notFor.ts).
    */
   notFor?: (string | null)[];
+  /**
+   * Per candidate, when its description's first sentence says it is for another language or
+   * framework than the request names: both, "python (the request names rust)", else null; set by
+   * the routing pipeline beside the reranker's inputs (see otherStack.ts).
+   */
+  otherStack?: (string | null)[];
+  /**
+   * Per candidate, whether the request asks in general how something works and the skill does not
+   * offer explanations (see generalQuestion.ts); set by the routing pipeline.
+   */
+  generalQuestion?: boolean[];
 }
 
 const log2 = (x: number) => Math.log(x) / Math.LN2;
