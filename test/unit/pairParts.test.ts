@@ -1,6 +1,6 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, oneSkillTwice, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, namesAsSkill, oneSkillTwice, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
@@ -379,5 +379,15 @@ describe('product splits', () => {
     const nextflow = doc('a/nextflow-development', 'nextflow-development', 'Run Nextflow pipelines on sequencing data.');
     const qc = doc('a/single-cell-rna-qc', 'single-cell-rna-qc', 'Performs QC on single-cell RNA-seq data.');
     assert.equal(productSplit(nextflow, qc, words), null, 'names that share no word are not one job for two products');
+  });
+});
+
+describe('a description naming another skill', () => {
+  it('reads a name written as a file name as the file', () => {
+    assert.equal(namesAsSkill('create a thorough `.editorconfig` for a repository by inspecting its languages and file types.', 'editorconfig'), false, 'the file both skills write');
+    assert.equal(namesAsSkill('for formatting rules, use editorconfig instead of a .editorconfig by hand.', 'editorconfig'), true);
+    assert.equal(namesAsSkill('augment an audit with trailmark call graphs.', 'trailmark'), true, 'a product the skill builds on is named');
+    assert.equal(namesAsSkill('for pdf tables, use pdf-extract instead.', 'pdf-extract'), true);
+    assert.equal(namesAsSkill('clean messy csv files.', 'csv-cleaner'), false);
   });
 });
