@@ -179,6 +179,21 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.notEqual(taught.match, 'none');
     assert.equal(taught.results.find((x) => x.id === 'git-history-surgeon')?.notRelevant, 'general-question');
     assert.deepEqual(taught.set?.ids, ['git-concepts'], 'the set is led by the skill shown first, not by one ruled out');
+    // A question about the library's own things is its skills' to answer: a name public skill
+    // libraries never use (the background statistics), or a skill whose text holds what it asks.
+    write('lib8', [
+      ...tasks,
+      ['zorblax-docgen', 'Generate the Zorblax agent-readable docs: scan modules statically and write the reference pages.'],
+      ['release-readiness-gate', 'Check the release readiness gate of a version: changelog, migrations, sign-offs and the go/no-go record.'],
+    ]);
+    const own = await routeIn('lib8', 'how does zorblax docgen scan modules without executing code');
+    assert.equal(own.results[0].id, 'zorblax-docgen', JSON.stringify(own.results));
+    assert.equal(own.results[0].notRelevant, undefined);
+    assert.notEqual(own.match, 'none');
+    const gate = await routeIn('lib8', 'what is the release readiness gate');
+    assert.equal(gate.results[0].id, 'release-readiness-gate', JSON.stringify(gate.results));
+    assert.equal(gate.results[0].notRelevant, undefined);
+    assert.equal(gate.results.find((x) => x.id === 'release-notes')?.notRelevant, 'general-question', 'a skill that does not hold what the question asks about is still ruled out');
   });
 
   it('a skill that says it is for another language than the request names: relevance 0, with both', async () => {

@@ -274,9 +274,13 @@ export class RoutingPipeline {
       const other = doc ? otherStack(this.ownStack(doc), features.requestFacets) : null;
       return other ? `${other.skill.join(', ')} (the request names ${other.request.join(', ')})` : null;
     });
-    // A general question is the agent's to answer, unless a skill offers explanations.
-    const general = generalQuestion(pool.request.query);
-    features.generalQuestion = features.ids.map((id) => general && !this.explains(id));
+    // A general question is the agent's to answer, unless a skill offers explanations, or the
+    // question is about this library's own things (`aboutLibrary`), or a skill's name, description
+    // or headings hold most of what it asks about.
+    const general = generalQuestion(pool.request.query) && !this.aboutLibrary(pool.request.terms);
+    features.generalQuestion = features.ids.map(
+      (id, i) => general && !this.explains(id) && Math.max(features.point[i][POINT.requestInNameDescription], features.point[i][POINT.requestInHeadings]) < GENERAL_COVERED,
+    );
     return features;
   }
 
@@ -393,6 +397,19 @@ export class RoutingPipeline {
     };
   }
 
+  /**
+   * Whether a request names something of this library's own: a term its skills hold that public
+   * skill libraries almost never do (the background statistics: in at most 0.1% of their skills),
+   * such as the project's own name ("how does kujo docgen scan without executing code"). What
+   * every public library writes about (Git, Spring) is general knowledge.
+   */
+  private aboutLibrary(terms: readonly string[]): boolean {
+    const background = this.lib.lexical.background?.frequencies;
+    if (!background) return false;
+    const rare = Math.max(2, background.size * 0.001);
+    return terms.some((t) => this.lib.lexical.df(t) > 0 && background.df(t) <= rare);
+  }
+
   /** What a skill says it is for (`ownStack`), per parsed skill. */
   private ownStack(doc: SkillDoc): Facets {
     let own = this.stackCache.get(doc);
@@ -418,6 +435,13 @@ export class RoutingPipeline {
  * (set sizes exactly right 93 -> 102 of 179; the ranking does not move).
  */
 export const MEMBER_RELEVANCE_SHARE = 0.4;
+
+/**
+ * A skill whose name and description, or headings, hold at least this share of a general
+ * question's term weight is about what it asks ("what is the v1 release readiness gate" and a
+ * release-gates skill): the question stays its to answer.
+ */
+export const GENERAL_COVERED = 0.5;
 
 /**
  * The set as a ranking reports it. With calibrated relevance it agrees with the match: no set when
