@@ -323,7 +323,8 @@ class Engine implements RoutingEngine {
     const aside = new Map((set?.rejected ?? []).map((r) => [r.id, { id: r.partnerId, reason: r.reason, evidence: r.evidence }]));
     // A candidate set aside because it does the same job as a member is as relevant as that
     // member: a twin behind its copy gets little of the reranker's probability (0.01 in a library
-    // of three), which says it is the second choice, not that it does not fit.
+    // of three), which says it is the second choice, not that it does not fit. Not one a rule gave
+    // relevance 0: the panel would call it relevant beside the reason it is not.
     const sameJobAsMember = (id: string) => aside.get(id)?.reason === 'function_redundant' && members.has(aside.get(id)!.id);
     const candidates: RouteCandidate[] = ranking.candidates.slice(0, opts.k ?? 10).map((c, i) => {
       const doc = this.entries.get(c.id)!.doc;
@@ -344,7 +345,7 @@ class Engine implements RoutingEngine {
           final: c.relevance ?? c.rerank ?? c.fused,
         },
         passage: explain ? explain(c.id) : null,
-        ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && (c.relevance >= ranking.floor || sameJobAsMember(c.id)) } : {}),
+        ...(ranking.floor !== null && c.relevance !== null ? { relevant: ranking.match !== 'none' && !c.zeroed && (c.relevance >= ranking.floor || sameJobAsMember(c.id)) } : {}),
         ...(members.has(c.id) ? { inSet: true as const } : {}),
         ...(aside.has(c.id) ? { setAsideFor: aside.get(c.id)! } : {}),
         ...(c.zeroed ? { notRelevant: c.zeroed } : {}),
