@@ -33,6 +33,10 @@ describe('general questions', () => {
       'What is wrong with my query plan?',
       '解释一下这段代码',
       'Clean a dirty CSV export: fix the encoding and drop duplicate rows',
+      // The live state of something the user has, asked as a question.
+      'What are the open PRs assigned to me?',
+      'What is the status of the staging deploy?',
+      'What are the failing checks on the release branch',
     ]) assert.ok(!generalQuestion(q), q);
   });
 

@@ -27,9 +27,13 @@ const OPENING = [
   /(?:어떻게 (?:동작|작동)하는지|무엇인지|뭔지|차이(?:를|가)?).{0,12}설명해\s*(?:줘|주세요)/u,
 ];
 
-/** Words that point at the user's own material: the question is about it, not in general. */
+/**
+ * Words that point at the user's own material or at the live state of something: the question is
+ * about that ("What are the open PRs assigned to me?", "What is the status of the deploy?"), not
+ * about how something works in general.
+ */
 const DEICTIC =
-  /(?<![\p{L}])(?:this|these|that one|those|my|our|mine|ours|here|here's|attached|below|above|following|i|i'm|i've|we|we're|we've|us|current(?:ly)?|existing)(?![\p{L}])|这个|这段|这些|这里|我的|我们|下面|以下|附件|上面|当前|현재|(?<![\p{L}])(?:이|저|내|우리)(?=\s)/iu;
+  /(?<![\p{L}])(?:this|these|that one|those|my|our|mine|ours|here|here's|attached|below|above|following|i|i'm|i've|me|we|we're|we've|us|current(?:ly)?|existing|status|open|failing|pending|latest|today|yesterday|now)(?![\p{L}])|这个|这段|这些|这里|我的|我们|下面|以下|附件|上面|当前|현재|(?<![\p{L}])(?:이|저|내|우리)(?=\s)/iu;
 
 /** Words that ask for something to be done beside the answer. */
 const TASK =
