@@ -334,9 +334,7 @@ export class RoutingPipeline {
     // nor one that says it is for another language or framework than the request names (`otherStack`).
     const zeroed = new Map<number, NotRelevant>();
     const notFor = new Map<number, string>();
-    const stack = new Map<number, string>();
     if (relevance && alone && features) {
-      features.otherStack?.forEach((other, i) => void (other && stack.set(i, other)));
       features.point.forEach((x, i) => {
         const item = x[POINT.requestExcluded] === 1 ? null : features!.notFor?.[i];
         if (item) notFor.set(i, item);
@@ -344,7 +342,7 @@ export class RoutingPipeline {
           x[POINT.requestExcluded] === 1 || item ? 'excluded'
           : offTopic(x, head[i].dense) ? 'off-topic'
           : features!.generalQuestion?.[i] ? 'general-question'
-          : stack.has(i) ? 'other-stack'
+          : features!.otherStack?.[i] ? 'other-stack'
           : null;
         if (!why) return;
         relevance[i] = alone[i] = 0;
@@ -361,7 +359,7 @@ export class RoutingPipeline {
     const place = new Map(byScore.map((i, n) => [i, n]));
     const order = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
     const candidates: RankedCandidate[] = [
-      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}), ...(zeroed.get(i) === 'other-stack' ? { otherStack: stack.get(i)! } : {}) })),
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}), ...(zeroed.get(i) === 'other-stack' ? { otherStack: features!.otherStack![i]! } : {}) })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null, alone: alone ? 0 : null })),
     ];
     const match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;
