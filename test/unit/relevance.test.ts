@@ -141,6 +141,31 @@ describe("authors' exclusions", () => {
     assert.deepEqual(applyExclusions([0.9, 0.5], list([{ requestExcluded: 1 }, {}])).map((x) => Number(x.toFixed(6))), [0.00009, 0.5], 'sigmoid scores are not renormalised');
   });
 
+  it('lowers a skill for another stack, or one a general question rules out, as an exclusion', () => {
+    const lf = { ...list([{}, {}, {}]), otherStack: [null, 'python (the request names rust)', null] };
+    const out = applyExclusions([0.2, 0.7, 0.1], lf);
+    assert.ok(out[1] < out[2] && out[0] > out[2], `${out}`);
+    const gq = { ...list([{}, {}]), generalQuestion: [true, false] };
+    const g = applyExclusions([0.9, 0.1], gq);
+    assert.ok(g[0] < g[1], `${g}`);
+  });
+
+  it('routes a request for one language away from a skill that says it is for another', async () => {
+    const files = new Map([
+      ['atheris/SKILL.md', skill('atheris', 'Atheris is a coverage-guided Python fuzzer. Write fuzzing harnesses, seed corpora and triage crashes.')],
+      ['rust-crates/SKILL.md', skill('rust-crates', 'Maintain Rust crates with cargo: workspaces, clippy lints, fuzzing setup and releases.')],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
+    await svc.index();
+    const r = await svc.route('write fuzzing harnesses and triage crashes for my Rust crate', { k: 2, passages: false });
+    const py = r.candidates.find((c) => c.skillId === 'atheris')!;
+    assert.equal(py.notRelevant, 'other-stack');
+    assert.equal(py.otherStack, 'python (the request names rust)');
+    assert.equal(py.relevant, false);
+    assert.equal(r.candidates[0].skillId, 'rust-crates');
+    assert.deepEqual(r.set?.ids, ['rust-crates'], 'the set is led by the skill shown first, never by one ruled out');
+  });
+
   it('routes a request away from the skill whose author excluded what it names', async () => {
     const files = new Map([
       ['using-dotnet/SKILL.md', skill('using-dotnet', 'Detects .NET intent for any C#, ASP.NET Core or REST API request. Do not use for clearly non-.NET tasks (Python, JavaScript, Go).')],
