@@ -1,12 +1,13 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, namesAsSkill, oneSkillTwice, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, oneSkillTwice, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
 import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, withoutNamedSubject } from '../../src/core/analysis/probes';
 import { distinguishingPhrases, useOtherLine } from '../../src/core/analysis/suggestions';
+import { mentionsSkillLower } from '../../src/core/analysis/facets';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';
 
@@ -384,10 +385,10 @@ describe('product splits', () => {
 
 describe('a description naming another skill', () => {
   it('reads a name written as a file name as the file', () => {
-    assert.equal(namesAsSkill('create a thorough `.editorconfig` for a repository by inspecting its languages and file types.', 'editorconfig'), false, 'the file both skills write');
-    assert.equal(namesAsSkill('for formatting rules, use editorconfig instead of a .editorconfig by hand.', 'editorconfig'), true);
-    assert.equal(namesAsSkill('augment an audit with trailmark call graphs.', 'trailmark'), true, 'a product the skill builds on is named');
-    assert.equal(namesAsSkill('for pdf tables, use pdf-extract instead.', 'pdf-extract'), true);
-    assert.equal(namesAsSkill('clean messy csv files.', 'csv-cleaner'), false);
+    assert.equal(mentionsSkillLower('create a thorough `.editorconfig` for a repository by inspecting its languages and file types.', 'editorconfig'), false, 'the file both skills write');
+    assert.equal(mentionsSkillLower('for formatting rules, use editorconfig instead of a .editorconfig by hand.', 'editorconfig'), true);
+    assert.equal(mentionsSkillLower('augment an audit with trailmark call graphs.', 'trailmark'), true, 'a product the skill builds on is named');
+    assert.equal(mentionsSkillLower('for pdf tables, use pdf-extract instead.', 'pdf-extract'), true);
+    assert.equal(mentionsSkillLower('clean messy csv files.', 'csv-cleaner'), false);
   });
 });

@@ -298,24 +298,6 @@ export function productSplit(
   return a.length && b.length ? { a, b } : null;
 }
 
-/**
- * Whether a description names another skill. A name written as a file name is the file, not the
- * skill: "a thorough `.editorconfig` for a repository" names the file that the editorconfig skill
- * writes too. (Reading every one-word name as a topic unless referred to as a skill found 4 more
- * near-duplicates in the corpus scan, all a product one skill builds on: trailmark, LangGraph.)
- */
-export function namesAsSkill(lowerText: string, name: string): boolean {
-  if (!mentionsSkillLower(lowerText, name)) return false;
-  const n = name.toLowerCase().trim();
-  // Every mention a file name (".editorconfig", ".gitignore"): not the skill.
-  let at = lowerText.indexOf(n);
-  while (at >= 0) {
-    if (lowerText[at - 1] !== '.') return true;
-    at = lowerText.indexOf(n, at + n.length);
-  }
-  return false;
-}
-
 /** What the library's reference graph says of the skills of a pair (see references.ts). */
 export interface ReferenceFacts {
   /** Whether a skill is a hub (its body names most others); umbrellas say so in words otherwise. */
@@ -345,8 +327,8 @@ export function judgeCompetition(
   const py = profiles.get(y.id);
   if (!px || !py) return null;
   const named =
-    namesAsSkill(px.lowerDescription, y.name) || namesAsSkill(py.lowerDescription, x.name) ||
-    (px.folder !== py.folder && (namesAsSkill(px.lowerDescription, py.folder) || namesAsSkill(py.lowerDescription, px.folder)));
+    mentionsSkillLower(px.lowerDescription, y.name) || mentionsSkillLower(py.lowerDescription, x.name) ||
+    (px.folder !== py.folder && (mentionsSkillLower(px.lowerDescription, py.folder) || mentionsSkillLower(py.lowerDescription, px.folder)));
   if (named) return null;
   const xy = direction(rx, x.id, y.id);
   const yx = direction(ry, y.id, x.id);

@@ -243,7 +243,9 @@ export function folderOf(id: string): string {
 
 /**
  * Whether `text` names the skill `name` as a separate skill ("use pdf-reader instead", "not for
- * X"). Names shorter than 4 characters are ignored (too likely to be ordinary words).
+ * X"). Names shorter than 4 characters are ignored (too likely to be ordinary words). A name
+ * written as a file name names the file, not the skill: "a thorough `.editorconfig` for a
+ * repository" does not name the skill editorconfig.
  */
 export function mentionsSkill(text: string, name: string): boolean {
   return mentionsSkillLower(text.toLowerCase(), name);
@@ -253,9 +255,10 @@ export function mentionsSkill(text: string, name: string): boolean {
 export function mentionsSkillLower(lowerText: string, name: string): boolean {
   const n = name.toLowerCase().trim();
   if (n.length < 4 || !/[-_]/.test(n) && !/[\u3400-\u9fff]/.test(n) && n.length < 8) return false;
-  const at = lowerText.indexOf(n);
-  if (at < 0) return false;
-  const before = at > 0 ? lowerText[at - 1] : ' ';
-  const after = lowerText[at + n.length] ?? ' ';
-  return !/[\p{L}\p{N}-]/u.test(before) && !/[\p{L}\p{N}-]/u.test(after);
+  for (let at = lowerText.indexOf(n); at >= 0; at = lowerText.indexOf(n, at + 1)) {
+    const before = at > 0 ? lowerText[at - 1] : ' ';
+    const after = lowerText[at + n.length] ?? ' ';
+    if (!/[\p{L}\p{N}.-]/u.test(before) && !/[\p{L}\p{N}-]/u.test(after)) return true;
+  }
+  return false;
 }
