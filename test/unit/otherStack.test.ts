@@ -26,6 +26,13 @@ describe('another stack than the request names', () => {
     assert.ok(otherStack(ownStack('Build REST APIs on Node.js with Express.'), request('Build a REST API in Go')), 'Node.js is the language a skill is for');
   });
 
+  it('reads Blazor as a web front end of its own, in C#', () => {
+    const ui = ownStack('Builds .NET UI apps across Blazor (Server, WASM), MAUI and WinForms with JS interop.');
+    assert.deepEqual(otherStack(ui, request('Build a React frontend with TypeScript and Vite for a dashboard')), { skill: ['blazor'], request: ['react'] }, 'a React request is not for the Blazor skill, though it mentions JS interop');
+    assert.equal(otherStack(ui, request('Add a Blazor component with form validation')), null);
+    assert.deepEqual(detectFacets('Blazor components in C#', ''), { frontend: ['blazor'], language: ['dotnet'] }, 'Blazor does not imply JavaScript');
+  });
+
   it('a request that names both stacks spans them', () => {
     const atheris = ownStack('Atheris is a coverage-guided Python fuzzer.');
     assert.equal(otherStack(atheris, request('Fuzz the Rust core and the Python bindings')), null);

@@ -150,6 +150,16 @@ describe("authors' exclusions", () => {
     assert.ok(g[0] < g[1], `${g}`);
   });
 
+  it('gives the others the list as if an excluded candidate that held nearly all the mass were not there', () => {
+    const out = applyExclusions([0.999999, 0.0000006, 0.0000004], list([{ requestExcluded: 1 }, {}, {}]));
+    assert.ok(Math.abs(out.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+    assert.ok(Math.abs(out[1] / out[2] - 1.5) < 1e-9, 'the others keep their ratio');
+    assert.ok(out[1] > 0.59 && out[2] > 0.39, `the others share what the excluded held: ${out}`);
+    assert.ok(out[0] < out[2], 'the excluded stays below');
+    const all = applyExclusions([0.6, 0.4], list([{ requestExcluded: 1 }, { requestExcluded: 1 }]));
+    assert.deepEqual(all.map((x) => Number(x.toFixed(6))), [0.6, 0.4], 'every candidate excluded: the order and shares stay');
+  });
+
   it('routes a request for one language away from a skill that says it is for another', async () => {
     const files = new Map([
       ['atheris/SKILL.md', skill('atheris', 'Atheris is a coverage-guided Python fuzzer. Write fuzzing harnesses, seed corpora and triage crashes.')],
@@ -164,6 +174,24 @@ describe("authors' exclusions", () => {
     assert.equal(py.relevant, false);
     assert.equal(r.candidates[0].skillId, 'rust-crates');
     assert.deepEqual(r.set?.ids, ['rust-crates'], 'the set is led by the skill shown first, never by one ruled out');
+  });
+
+  it('never calls a twin relevant beside a member when a rule gave it relevance 0', async () => {
+    const text = 'Clean messy CSV exports: fix encodings, trim whitespace, normalise dates and drop duplicate rows.';
+    const files = new Map([
+      ['csv-cleaner/SKILL.md', skill('csv-cleaner', text)],
+      ['csv-tidy/SKILL.md', skill('csv-tidy', `${text} Not for Excel workbooks.`)],
+      ['haiku-poet/SKILL.md', skill('haiku-poet', 'Write haiku poems about nature and the seasons.')],
+    ]);
+    const svc = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files), embedder: new FakeEmbedder() });
+    await svc.index();
+    const r = await svc.route('clean the CSV export of my Excel workbooks: fix encodings and drop duplicate rows', { k: 3, passages: false });
+    const twin = r.candidates.find((c) => c.skillId === 'csv-tidy')!;
+    assert.equal(r.candidates[0].skillId, 'csv-cleaner');
+    assert.equal(twin.notRelevant, 'excluded', 'its "not for" clause names what the request asks for');
+    assert.equal(twin.setAsideFor?.id, 'csv-cleaner', 'set aside for the member it duplicates');
+    assert.equal(twin.setAsideFor?.reason, 'function_redundant');
+    assert.equal(twin.relevant, false, 'a twin of a member is relevant, unless a rule ruled it out');
   });
 
   it('routes a request away from the skill whose author excluded what it names', async () => {

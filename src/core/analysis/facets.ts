@@ -120,6 +120,8 @@ const RULES: Rule[] = [
   { family: 'frontend', value: 'vue', pattern: w('vue|vue\\.js|vuejs|nuxt|pinia') },
   { family: 'frontend', value: 'angular', pattern: w('angular|ngrx|rxjs') },
   { family: 'frontend', value: 'svelte', pattern: w('svelte|sveltekit') },
+  // Blazor is .NET's web front end (C#, not JavaScript): a React request does not need it either.
+  { family: 'frontend', value: 'blazor', pattern: w('blazor') },
   // Platforms where a build picks one.
   { family: 'mobile', value: 'ios', pattern: w('ios|iphone|ipad|swiftui|uikit|app store|xcode') },
   { family: 'mobile', value: 'android', pattern: w('android|jetpack compose|google play|kotlin multiplatform') },
@@ -204,8 +206,9 @@ function facetsOf(text: string, name: string): Facets {
     const list = (out[rule.family] ??= []);
     if (!list.includes(rule.value)) list.push(rule.value);
   }
-  // TypeScript helpers and React skills often mention Node; a frontend value implies JavaScript.
-  if (out.frontend?.length && out.language && !out.language.includes('javascript')) out.language.push('javascript');
+  // TypeScript helpers and React skills often mention Node; a frontend value implies JavaScript
+  // (Blazor's is C#).
+  if (out.frontend?.some((v) => v !== 'blazor') && out.language && !out.language.includes('javascript')) out.language.push('javascript');
   for (const list of Object.values(out)) list?.sort();
   return out;
 }

@@ -134,8 +134,18 @@ export function applyExclusions(scores: readonly number[], features: ListFeature
   const sum = scores.reduce((a, b) => a + b, 0);
   const out = scores.map((s, i) => (excluded[i] ? s * 1e-4 : s));
   if (Math.abs(sum - 1) > 1e-6 || scores.some((s) => s < 0)) return out;
-  const z = out.reduce((a, b) => a + b, 0) || 1;
-  return out.map((s) => s / z);
+  // The others share what the excluded no longer hold in proportion to their own probabilities,
+  // as if the excluded were not in the list: however much mass an excluded candidate held (a
+  // Python fuzzer with 0.99999 of it beside the one Rust skill of a 2-skill library), the others'
+  // probabilities are those of the list without it, and the excluded keep their order below.
+  const kept = out.reduce((a, s, i) => a + (excluded[i] ? 0 : s), 0);
+  const rest = 1 - out.reduce((a, s, i) => a + (excluded[i] ? s : 0), 0);
+  const others = excluded.filter((e) => !e).length;
+  if (others === 0) {
+    const z = out.reduce((a, b) => a + b, 0) || 1;
+    return out.map((s) => s / z);
+  }
+  return out.map((s, i) => (excluded[i] ? s : kept > 0 ? (s / kept) * rest : rest / others));
 }
 
 /** A request's embedding, or why there is none. */
