@@ -137,7 +137,8 @@ export function applyExclusions(scores: readonly number[], features: ListFeature
   // The others share what the excluded no longer hold in proportion to their own probabilities,
   // as if the excluded were not in the list: however much mass an excluded candidate held (a
   // Python fuzzer with 0.99999 of it beside the one Rust skill of a 2-skill library), the others'
-  // probabilities are those of the list without it, and the excluded keep their order below.
+  // probabilities are those of the list without it; the excluded keep 1e-4 of theirs (their
+  // order among themselves).
   const kept = out.reduce((a, s, i) => a + (excluded[i] ? 0 : s), 0);
   const rest = 1 - out.reduce((a, s, i) => a + (excluded[i] ? s : 0), 0);
   const others = excluded.filter((e) => !e).length;
