@@ -4,12 +4,15 @@
  * requests whose right skill the router ranks first, how many are answered `strong` (a clear
  * match), `weak` ("no skill clearly fits") or `none`; how many of their requests no skill should
  * answer get `none`; and how many requests of the other libraries given (off-library: written for
- * skills this library does not have, 15 from each) get `none`. Routes the way bench/libraries.ts
- * does. Prints a Markdown table; writes bench/results/calibration.json (or --out). Not pass/fail.
+ * skills this library does not have, 15 from each) get `none`; and how many everyday requests no
+ * skill library is for (bench/everyday.jsonl: a joke, the weather, a recipe-like ask, in English
+ * and Chinese; written for this bench, never tuned on) get `none`. Routes the way
+ * bench/libraries.ts does. Prints a Markdown table; writes bench/results/calibration.json (or
+ * --out). Not pass/fail.
  *
  *   node esbuild.mjs --bench && node out/bench/calibration.js --only a,b,c [--realsuites bench/realsuites] [--no-model] [--out FILE]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { creditedHits } from '../src/core/eval/metrics';
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'no-model': { type: 'boolean' },
     out: { type: 'string', default: 'bench/results/calibration.json' },
+    everyday: { type: 'string', default: path.resolve('bench/everyday.jsonl') },
   },
 });
 
@@ -37,6 +41,8 @@ interface Row {
   noSkillNone: number;
   off: number;
   offNone: number;
+  everyday: number;
+  everydayNone: number;
 }
 
 async function main(): Promise<void> {
@@ -44,12 +50,13 @@ async function main(): Promise<void> {
   const libs = [...realSuites(values.realsuites!), ...realSuites(values.dotnet!)].filter((l) => !only.size || only.has(l.name));
   if (!libs.length) throw new Error('no library: give --only names found under --realsuites (or dotnet)');
   const off = offLibrarySample(libs);
+  const everyday = readFileSync(values.everyday!, 'utf8').split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as { query: string }).query);
   const rows: Row[] = [];
   for (const lib of libs) {
     const svc = await openLibrary({ root: lib.root, noModel: values['no-model'] });
     try {
       await svc.index();
-      const row: Row = { library: lib.name, rightFirst: 0, strong: 0, weak: 0, none: 0, noSkill: 0, noSkillNone: 0, off: 0, offNone: 0 };
+      const row: Row = { library: lib.name, rightFirst: 0, strong: 0, weak: 0, none: 0, noSkill: 0, noSkillNone: 0, off: 0, offNone: 0, everyday: 0, everydayNone: 0 };
       for (const q of lib.queries) {
         if (!q.skillIds.length && !q.noSkill) continue;
         const r = await svc.route(q.query, { k: 20, passages: false });
@@ -72,6 +79,11 @@ async function main(): Promise<void> {
           if (r.match === 'none') row.offNone++;
         }
       }
+      for (const query of everyday) {
+        const r = await svc.route(query, { k: 20, passages: false });
+        row.everyday++;
+        if (r.match === 'none') row.everydayNone++;
+      }
       rows.push(row);
       process.stderr.write(`${lib.name}: done\n`);
     } finally {
@@ -82,10 +94,10 @@ async function main(): Promise<void> {
   const lines = [
     `calibration (${values['no-model'] ? 'no model' : 'model'})`,
     '',
-    '| library | right first | strong | weak | none | no-skill answered none | off-library answered none |',
-    '|---|--:|--:|--:|--:|--:|--:|',
-    ...rows.map((r) => `| ${r.library} | ${r.rightFirst} | ${r.strong} | ${r.weak} | ${r.none} | ${r.noSkillNone}/${r.noSkill} | ${r.offNone}/${r.off} |`),
-    `| **all** | ${sum((r) => r.rightFirst)} | ${sum((r) => r.strong)} | ${sum((r) => r.weak)} | ${sum((r) => r.none)} | ${sum((r) => r.noSkillNone)}/${sum((r) => r.noSkill)} | ${sum((r) => r.offNone)}/${sum((r) => r.off)} |`,
+    '| library | right first | strong | weak | none | no-skill answered none | off-library answered none | everyday answered none |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows.map((r) => `| ${r.library} | ${r.rightFirst} | ${r.strong} | ${r.weak} | ${r.none} | ${r.noSkillNone}/${r.noSkill} | ${r.offNone}/${r.off} | ${r.everydayNone}/${r.everyday} |`),
+    `| **all** | ${sum((r) => r.rightFirst)} | ${sum((r) => r.strong)} | ${sum((r) => r.weak)} | ${sum((r) => r.none)} | ${sum((r) => r.noSkillNone)}/${sum((r) => r.noSkill)} | ${sum((r) => r.offNone)}/${sum((r) => r.off)} | ${sum((r) => r.everydayNone)}/${sum((r) => r.everyday)} |`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(path.dirname(values.out!), { recursive: true });
