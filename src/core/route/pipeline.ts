@@ -138,14 +138,11 @@ export function applyExclusions(scores: readonly number[], features: ListFeature
   // as if the excluded were not in the list: however much mass an excluded candidate held (a
   // Python fuzzer with 0.99999 of it beside the one Rust skill of a 2-skill library), the others'
   // probabilities are those of the list without it; the excluded keep 1e-4 of theirs (their
-  // order among themselves).
+  // order among themselves). With every candidate excluded nothing is lowered against anything.
+  const others = excluded.filter((e) => !e).length;
+  if (others === 0) return [...scores];
   const kept = out.reduce((a, s, i) => a + (excluded[i] ? 0 : s), 0);
   const rest = 1 - out.reduce((a, s, i) => a + (excluded[i] ? s : 0), 0);
-  const others = excluded.filter((e) => !e).length;
-  if (others === 0) {
-    const z = out.reduce((a, b) => a + b, 0) || 1;
-    return out.map((s) => s / z);
-  }
   return out.map((s, i) => (excluded[i] ? s : kept > 0 ? (s / kept) * rest : rest / others));
 }
 
