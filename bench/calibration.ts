@@ -5,12 +5,12 @@
  * match), `weak` ("no skill clearly fits") or `none`; how many of their requests no skill should
  * answer get `none`; and how many requests of the other libraries given (off-library: written for
  * skills this library does not have, 15 from each) get `none`; and how many everyday requests no
- * skill library is for (bench/everyday.jsonl: a joke, the weather, a recipe-like ask, in English
+ * skill library is for (bench/everyday.jsonl: a joke, the weather, red wine on a carpet, in English
  * and Chinese; written for this bench, never tuned on) get `none`. Routes the way
  * bench/libraries.ts does. Prints a Markdown table; writes bench/results/calibration.json (or
  * --out). Not pass/fail.
  *
- *   node esbuild.mjs --bench && node out/bench/calibration.js --only a,b,c [--realsuites bench/realsuites] [--no-model] [--out FILE]
+ *   node esbuild.mjs --bench && node out/bench/calibration.js --only a,b,c [--realsuites bench/realsuites] [--no-model] [--out FILE] [--everyday FILE]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
