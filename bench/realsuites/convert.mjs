@@ -334,6 +334,141 @@ const LIBRARIES = [
       return rows;
     },
   },
+  {
+    name: 'kadenn',
+    repo: 'kadenn/skills',
+    commit: '8a053b4ff36c0f7798ce06382567d3bd68e8e868',
+    skillLang: 'en',
+    tests: ['evals/routing.json'],
+    rules: [
+      '`evals/routing.json` (`{id, prompt, expected}`, run by `evals/run_eval.py --routing`): `expected` = a skill → positive (k=1); `expected: "none"` → negative `not: []` (no skill). The `confusable-*` cases (the authors\' near misses between two skills) are ordinary positives for their `expected` skill.',
+      '`evals/cases/<skill>.json` are behaviour tests (prompt with `must_match`/`must_not_match`/rubric, run with the skill already loaded), not routing: not used.',
+    ],
+    parse(read) {
+      return read('evals/routing.json').cases.map((c) =>
+        c.expected === 'none'
+          ? { id: c.id, query: c.prompt, not: [], source: 'evals/routing.json' }
+          : { id: c.id, query: c.prompt, skills: [c.expected], source: 'evals/routing.json' },
+      );
+    },
+  },
+  {
+    name: 'jayden',
+    repo: 'jayden-dang/skills',
+    commit: '320e91e32e1d07d42d95f18038f616157004da05',
+    skillLang: 'en',
+    tests: ['skills/**/eval.json'],
+    rules: [
+      '`skills/<group>/<skill>/eval.json` (`{eval_id, eval_name, kind, derived_from, prompt, assertions}`, linted by `scripts/lint-skill-evals.py`): only `kind: trigger` cases are routing tests (ids `<skill>#<eval_id>`, `<skill>` the folder holding the file); the `behavior` and `contract` cases test what a skill does once loaded and are not used.',
+      'A trigger case\'s assertions name the skill that must be chosen first ("`x` is selected", "the first skill invoked is `x`", "invokes `x` first", "`x` is the skill reached for", "`x` is the skill that fires", "`x` is selected rather than `y`") and the skills that must not be ("rather than `y`", ", not `y` or `z`" (a trailing "alone" dropped), "`y` is not selected", "`y` does not fire", "the first skill invoked is not `y`", "`y` is not the skill reached", "`a`, `b`, and `c` are not"). A case naming a chosen skill → positive (k=1) with the others as `not`; a case naming only skills that must not be chosen → negative `not: [...]`. Assertions about something else ("a user-stated skip is not treated as third-party text") are ignored; `eval_name` is kept.',
+    ],
+    parse(read, list) {
+      const S = '([a-z0-9]+(?:-[a-z0-9]+)*)';
+      const rules = [
+        [new RegExp(`^the first skill invoked is not ${S}$`), (m) => ({ not: [m[1]] })],
+        [new RegExp(`^the first skill invoked is ${S}$`), (m) => ({ to: [m[1]] })],
+        [new RegExp(`^${S} is selected rather than ${S}$`), (m) => ({ to: [m[1]], not: [m[2]] })],
+        [new RegExp(`^${S} is selected$`), (m) => ({ to: [m[1]] })],
+        [new RegExp(`^${S} is not selected\\b`), (m) => ({ not: [m[1]] })],
+        [new RegExp(`^${S} is not the skill reached\\b`), (m) => ({ not: [m[1]] })],
+        [new RegExp(`^${S} is the skill (?:reached|that fires)\\b`), (m) => ({ to: [m[1]] })],
+        [new RegExp(`^${S} does not fire$`), (m) => ({ not: [m[1]] })],
+        [new RegExp(`^invokes ${S}(?: first)?, not (.+)$`), (m) => ({ to: [m[1]], not: m[2].split(/\s+or\s+|,\s*/).map((x) => x.replace(/\s+alone$/, '').trim()) })],
+        [/^(.+) are not$/, (m) => ({ not: m[1].split(/,\s*(?:and\s+)?|\s+and\s+/).map((x) => x.trim()) })],
+      ];
+      const rows = [];
+      for (const file of list().filter((f) => /^skills\/.+\/eval\.json$/.test(f))) {
+        const owner = path.basename(path.dirname(file));
+        for (const e of read(file)) {
+          if (e.kind !== 'trigger') continue;
+          const to = [];
+          const notTo = [];
+          for (const a of e.assertions) {
+            for (const [re, f] of rules) {
+              const m = re.exec(a);
+              if (!m) continue;
+              const r = f(m);
+              to.push(...arr(r.to));
+              notTo.push(...arr(r.not));
+              break;
+            }
+          }
+          const id = `${owner}#${e.eval_id}`;
+          const not = [...new Set(notTo)].filter((s) => !to.includes(s));
+          if (to.length) rows.push({ id, query: e.prompt, skills: [...new Set(to)], not, source: file, extra: { eval_name: e.eval_name } });
+          else if (not.length) rows.push({ id, query: e.prompt, not, source: file, extra: { eval_name: e.eval_name } });
+          else rows.push({ id, source: file, drop: 'trigger case without a skill-selection assertion' });
+        }
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'beez',
+    repo: '90ms/beez-agent-harness',
+    commit: '1cd2cc8f61c3365a70709450c9045e580ae6b4a2',
+    skillLang: 'en',
+    tests: ['evals/routing-cases.json'],
+    rules: [
+      '`evals/routing-cases.json` (`{id, locale, prompt, expected: {domains, mode, risk, sideEffects}, requiredSkills, forbiddenActions}`, scored by `lib/routing-evaluation.js`: every required skill must be selected): `requiredSkills` → positive with all of them required (k = its length, 1-4; the authors compose workflows such as `beez-debug` + `beez-verify`).',
+      'Two cases have `requiredSkills: []` (an explain-only and an inspect-only request): the authors\' scorer then accepts any selection, so they state no skill and no exclusion; dropped. `forbiddenActions` are actions (`edit`, `publish`), not skills: not used.',
+      'The authors\' `locale` (`ko`, `en`, `mixed`: Korean with English terms) and `expected.mode` are kept. Korean and mixed queries get direction `ko2en`; the skill descriptions are English with Korean trigger words.',
+    ],
+    parse(read) {
+      const src = 'evals/routing-cases.json';
+      return read(src).cases.map((c) =>
+        c.requiredSkills.length
+          ? { id: c.id, query: c.prompt, skills: c.requiredSkills, source: src, extra: { locale: c.locale, mode: c.expected.mode } }
+          : { id: c.id, source: src, drop: 'requiredSkills is empty: the authors require no skill and exclude none' },
+      );
+    },
+  },
+  {
+    name: 'web-motion',
+    repo: 'sevq1993-cyber/web-design-motion-skill-family',
+    commit: '0530d79350dd20ab1db6111474894ca2d8293fc4',
+    skillLang: 'en',
+    tests: ['evals/routing-evals.json'],
+    rules: [
+      '`evals/routing-evals.json` (`{prompt, should_trigger: [...], should_not_trigger: [...]}`, no ids: `routing-evals#N` by position): `should_trigger` → positive with all of them required (k = its length, 1-3) and `should_not_trigger` as `not`.',
+      'The one case with `should_trigger: []` ("Fix a TypeScript error in a utility function.") → negative `not: []`: the authors expect no skill of the family; its `should_not_trigger` list is kept as `should_not_trigger`.',
+    ],
+    parse(read) {
+      const src = 'evals/routing-evals.json';
+      return read(src).cases.map((c, i) =>
+        c.should_trigger.length
+          ? { id: `routing-evals#${i + 1}`, query: c.prompt, skills: c.should_trigger, not: arr(c.should_not_trigger), source: src }
+          : { id: `routing-evals#${i + 1}`, query: c.prompt, not: [], source: src, extra: { should_not_trigger: arr(c.should_not_trigger) } },
+      );
+    },
+  },
+  {
+    name: 'frontend-niche',
+    repo: 'voidmatcha/frontend-niche-skills',
+    commit: '7d751596845846ab07200bc7ea9c60c0c98c5985',
+    skillLang: 'en',
+    tests: ['evals/routing/cases.json'],
+    rules: [
+      '`evals/routing/cases.json` (schema v3, `{id, kind, difficulty, prompt, expected_skill, confusable_with, routing_mode?, acceptable_skills?, rationale}`, scored by `evals/routing/routing_benchmark.py`: exact = the one predicted skill is `expected_skill`): every case → positive for `expected_skill` (k=1).',
+      '`confusable_with` (the sibling a `collision` case is built to tempt; empty for `representative` cases) → `not`. The six `routing_mode: primary-owner` cases also list that sibling in `acceptable_skills` (the authors\' scorer counts it as an acceptable answer): it becomes `also_ok` and is left out of `not`. `kind` (`representative`/`collision`), `difficulty` (`smoke`/`hard`) and `routing_mode` kept.',
+      'The dataset\'s `catalog.excluded_skills` leaves out `frontend-report-triage` (a triage skill that ranks the pack and names 1-3 follow-up skills): no case expects it, and the authors do not show it to the model in their live runs. It is still a SKILL.md of the library, so it is in `library/` like every other skill.',
+    ],
+    parse(read) {
+      const src = 'evals/routing/cases.json';
+      return read(src).cases.map((c) => {
+        const alsoOk = arr(c.acceptable_skills);
+        return {
+          id: c.id,
+          query: c.prompt,
+          skills: [c.expected_skill],
+          alsoOk,
+          not: arr(c.confusable_with).filter((s) => !alsoOk.includes(s)),
+          source: src,
+          extra: { kind: c.kind, difficulty: c.difficulty, ...(c.routing_mode ? { routing_mode: c.routing_mode } : {}) },
+        };
+      });
+    },
+  },
 ];
 
 function convert(lib) {
