@@ -383,6 +383,33 @@ describe('product splits', () => {
   });
 });
 
+describe('skills named for different things', () => {
+  it('tells apart two names that share no word, each a thing its own description writes as a name', async () => {
+    const { namedForDifferentThings } = await import('../../src/core/analysis/competition');
+    const excel = doc('z/excel-xlsx', 'excel-xlsx', 'Create, inspect and edit Microsoft Excel workbooks and XLSX files with reliable formulas and dates.');
+    const word = doc('z/word-docx', 'word-docx', 'Create, inspect and edit Microsoft Word documents and DOCX files with reliable styles and tracked changes.');
+    assert.deepEqual(namedForDifferentThings(excel, word, words), { a: ['Excel', 'XLSX'], b: ['Word', 'DOCX'] });
+    // A paraphrased twin: the same job in other common words; its name's words open sentences or are not names.
+    const csv = doc('a/csv-cleaner', 'csv-cleaner', 'Clean messy CSV files - fix encodings, trim whitespace, normalise dates and drop duplicate rows.');
+    const tidy = doc('a/tabular-data-cleanup', 'tabular-data-cleanup', 'Tidy dirty CSV exports before analysis - repair encodings, strip stray whitespace, standardise dates.');
+    assert.equal(namedForDifferentThings(csv, tidy, words), null);
+    const clean = doc('a/clean-data-xls', 'clean-data-xls', 'Clean up messy spreadsheet data - trim whitespace, fix casing, standardize dates.');
+    const sheet = doc('a/spreadsheet-tidy-up', 'spreadsheet-tidy-up', 'Tidy a messy Excel sheet so it is ready for analysis. Tidy columns that mix types.');
+    assert.equal(namedForDifferentThings(clean, sheet, words), null, 'Clean and Tidy only open sentences');
+    // One side named for a thing the other never names is not enough: both must be.
+    const posix = doc('a/posix-shell-pro', 'posix-shell-pro', 'Expert in strict POSIX sh scripting for portability.');
+    const lint = doc('a/shell-lint', 'script-lint', 'Lint shell scripts and fix the warnings.');
+    assert.equal(namedForDifferentThings(posix, lint, words), null);
+    // Names that share a word are for productSplit and saysItsOwnJobFirst.
+    const paypal = doc('a/paypal-integration', 'paypal-integration', 'Integrate PayPal payment processing.');
+    const stripe = doc('a/stripe-integration', 'stripe-integration', 'Implement Stripe payment processing.');
+    assert.equal(namedForDifferentThings(paypal, stripe, words), null);
+    // A thing the other also names is not its own: two skills for Excel files.
+    const excel2 = doc('z/sheet-formulas', 'sheet-formulas', 'Write XLSX formulas for Microsoft Excel, and FORMULAS that recalculate.');
+    assert.equal(namedForDifferentThings(excel, excel2, words), null);
+  });
+});
+
 describe('a description naming another skill', () => {
   it('reads a name written as a file name as the file', () => {
     assert.equal(mentionsSkillLower('create a thorough `.editorconfig` for a repository by inspecting its languages and file types.', 'editorconfig'), false, 'the file both skills write');

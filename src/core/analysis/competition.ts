@@ -298,6 +298,47 @@ export function productSplit(
   return a.length && b.length ? { a, b } : null;
 }
 
+/**
+ * Whether two skills whose names share no word are each named for a thing of its own: a word of
+ * its name that its description writes as a proper noun or an acronym (Excel and XLSX, Word and
+ * DOCX; POSIX and ShellCheck; STRIDE), that few skills of the library name (`rare`), and that the
+ * other's name and description never use. Such skills work on different things, whatever their
+ * requests share. A paraphrased twin names the same things in other common words (csv-cleaner and
+ * tabular-data-cleanup both say CSV; "Clean" and "Tidy" only open sentences), so it keeps its
+ * finding. Names that share a word are `productSplit`'s and `saysItsOwnJobFirst`'s.
+ */
+/**
+ * The share of a library's skills (at least 3) that may use a word for `namedForDifferentThings`
+ * to count it as a thing of one skill's own. On the tune half of bench/pairs, 5% to 20% gave the
+ * same findings and 0.5% (productSplit's) let Microsoft Word through in a 500-skill collection.
+ */
+const DIFFERENT_THINGS_DF = 0.05;
+
+export function namedForDifferentThings(
+  x: SkillDoc,
+  y: SkillDoc,
+  analyser: (text: string) => string[],
+  rare: (term: string) => boolean = () => true,
+): { a: string[]; b: string[] } | null {
+  const words = (doc: SkillDoc) => doc.name.split(/[-_\s]+/).filter((w) => w.length >= 3 && !/^\d+$/.test(w));
+  const terms = (doc: SkillDoc) => new Set(words(doc).flatMap((w) => analyser(w)).filter((t) => !GENERIC_NAME_WORDS.has(t)));
+  const tx = terms(x);
+  const ty = terms(y);
+  if ([...tx].some((t) => ty.has(t))) return null;
+  const own = (doc: SkillDoc, other: SkillDoc) => {
+    const theirs = new Set([...analyser(other.description), ...analyser(other.name.replace(/[-_]+/g, ' '))]);
+    return words(doc)
+      .filter((w) => {
+        const ts = analyser(w).filter((t) => !GENERIC_NAME_WORDS.has(t));
+        return ts.length > 0 && ts.every((t) => !theirs.has(t) && rare(t));
+      })
+      .flatMap((w) => properNoun(w, doc.description) ?? []);
+  };
+  const a = own(x, y);
+  const b = own(y, x);
+  return a.length && b.length ? { a, b } : null;
+}
+
 /** What the library's reference graph says of the skills of a pair (see references.ts). */
 export interface ReferenceFacts {
   /** Whether a skill is a hub (its body names most others); umbrellas say so in words otherwise. */
@@ -385,6 +426,8 @@ export function judgeCompetition(
   // Two jobs of one suite (arize-dataset, arize-experiment) share the suite's words, so their
   // requests meet; when each first sentence says its own job, the agent has what it needs.
   if (saysItsOwnJobFirst(x, y, analyser)) return null;
+  // Two skills named for different things (Excel and Word, POSIX sh and ShellCheck): two jobs.
+  if (namedForDifferentThings(x, y, analyser, (t) => profiles.idfOf(t) >= Math.log(1 + profiles.size / Math.max(3, profiles.size * DIFFERENT_THINGS_DF)))) return null;
   // Two steps of one piece of work (plan, then execute; save, then restore): not one job to merge.
   const order = sequenceOf(x, y);
   if (order) return { kind: 'sequence', ...order };
