@@ -1,6 +1,6 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, oneSkillTwice, sequenceOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, oneSkillTwice, sequenceOf, handOffOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
@@ -247,6 +247,27 @@ describe('sequences', () => {
     const writeZh = doc('z/writing-plans', 'writing-plans', '在动手写代码之前，先把需求整理成一份分步骤的实现计划。');
     const execZh = doc('z/executing-plans', 'executing-plans', '拿到一份写好的实现计划后，在新会话里逐步执行并在检查点停下来评审。');
     assert.deepEqual(sequenceOf(execZh, writeZh), { first: 'z/writing-plans', then: 'z/executing-plans', words: ['write', 'execute'] });
+  });
+
+  it('two steps joined by what one makes and the other works from', () => {
+    const create = doc('t/typespec-create-api-plugin', 'typespec-create-api-plugin', 'Generate a TypeSpec API plugin with REST operations and authentication for Microsoft 365 Copilot.');
+    const ops = doc('t/typespec-api-operations', 'typespec-api-operations', 'Add GET, POST, PATCH and DELETE operations to a TypeSpec API plugin with proper routing.');
+    assert.deepEqual(handOffOf(ops, create, words), { first: 't/typespec-create-api-plugin', then: 't/typespec-api-operations', words: ['make the TypeSpec API plugin', 'work from the TypeSpec API plugin'] });
+    const stride = doc('t/stride', 'stride-analysis-patterns', 'Apply STRIDE methodology to systematically identify threats. Use when analyzing system security.');
+    const reqs = doc('t/reqs', 'security-requirement-extraction', 'Derive security requirements from threat models and business context.');
+    assert.equal(handOffOf(reqs, stride, words)?.first, 't/stride', 'the threats come first; the phrase ends with its sentence');
+    assert.deepEqual(handOffOf(reqs, stride, words)?.words, ['make the threats', 'work from the threats']);
+    // Twins make the same thing from the same thing: no step hands anything on.
+    const pdfA = doc('t/pdf-to-md', 'pdf-to-md', 'Convert PDF reports into Markdown notes.');
+    const pdfB = doc('t/pdf-markdown', 'pdf-markdown', 'Turn PDF reports into clean Markdown notes.');
+    assert.equal(handOffOf(pdfA, pdfB, words), null);
+    // Each hands something to the other: no order.
+    const a = doc('t/a', 'a', 'Generate a storyboard from a screenplay.');
+    const b = doc('t/b', 'b', 'Write a screenplay from a storyboard.');
+    assert.equal(handOffOf(a, b, words), null);
+    const csv = doc('a/csv-cleaner', 'csv-cleaner', 'Clean messy CSV files - fix encodings, trim whitespace, normalise dates and drop duplicate rows.');
+    const tidy = doc('a/tabular-data-cleanup', 'tabular-data-cleanup', 'Tidy dirty CSV exports before analysis - repair encodings, strip stray whitespace, standardise dates.');
+    assert.equal(handOffOf(csv, tidy, words), null);
   });
 });
 

@@ -203,6 +203,73 @@ export function sequenceOf(x: Pick<SkillDoc, 'id' | 'name' | 'description'>, y: 
   return null;
 }
 
+/** A noun phrase of up to four words after an article (the thing one step hands to the next). */
+const THING = String.raw`((?:[\p{L}\p{N}.+#-]+\s+){0,4}[\p{L}\p{N}.+#-]+)`;
+/** Where a description says what a skill works from: "based on a PRD", "translate a screenplay", "add operations to a plugin". */
+const TAKES = [
+  new RegExp(String.raw`\b(?:from|based on|given|out of)\s+${THING}`, 'giu'),
+  new RegExp(String.raw`\b(?:translat|convert|turn|transform)\w*\s+${THING}`, 'giu'),
+  new RegExp(String.raw`\b(?:add|adds|adding|append\w*|insert\w*|extend\w*)\b[^.;]{0,50}?\bto\s+${THING}`, 'giu'),
+  new RegExp(String.raw`\bwhen you (?:already )?have\s+${THING}`, 'giu'),
+];
+/** Where it says what a skill makes: "generate a TypeSpec API plugin", "identify threats", "into a storyboard". */
+const MAKES = [
+  new RegExp(String.raw`\b(?:generat|creat|produc|writ|draft|scaffold|deriv|extract|identif)\w*\s+${THING}`, 'giu'),
+  new RegExp(String.raw`\binto\s+${THING}`, 'giu'),
+];
+/** Words that open or fill a noun phrase without naming the thing. */
+const THING_FILLER = new Set(['a', 'an', 'the', 'your', 'my', 'our', 'its', 'their', 'this', 'that', 'existing', 'new', 'one', 'each', 'any', 'all']);
+/** Words that close a noun phrase: what follows is no longer the thing. */
+const THING_END = new Set(['of', 'for', 'to', 'and', 'or', 'with', 'in', 'on', 'by', 'as', 'that', 'which', 'from', 'into', 'when', 'using', 'via']);
+/** Things every skill takes or makes: they say nothing of a hand-off. */
+const THING_GENERIC = new Set(['skill', 'task', 'code', 'user', 'request', 'data', 'file', 'output', 'result', 'project', 'work', 'content', 'text']);
+
+/** The things (their analysed terms, and the words as written) a description says a skill takes or makes. */
+function thingsOf(description: string, patterns: readonly RegExp[], analyser: (text: string) => string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const re of patterns) {
+    for (const m of description.matchAll(re)) {
+      const words: string[] = [];
+      for (const w of m[1].split(/\s+/)) {
+        const lower = w.toLowerCase();
+        if (THING_END.has(lower) || words.length === 4) break;
+        if (!words.length && THING_FILLER.has(lower)) continue;
+        words.push(w.replace(/[.,;:!?]+$/u, ''));
+        if (/[.,;:!?]$/u.test(w)) break;
+      }
+      const surface = words.join(' ');
+      for (const t of analyser(surface)) if (!THING_GENERIC.has(t) && !out.has(t)) out.set(t, surface);
+    }
+  }
+  return out;
+}
+
+/**
+ * Two steps joined by what one hands to the other: one description says it makes a thing
+ * ("Generate a TypeSpec API plugin", "creating an Epic Product Requirements Document") that the
+ * other says it works from ("Add operations to a TypeSpec API plugin", "based on a Product
+ * Requirements Document"), and not the other way round. Null when both make it, both take it, or
+ * each hands something to the other.
+ */
+export function handOffOf(
+  x: Pick<SkillDoc, 'id' | 'description'>,
+  y: Pick<SkillDoc, 'id' | 'description'>,
+  analyser: (text: string) => string[],
+): { first: string; then: string; words: [string, string] } | null {
+  const tx = thingsOf(x.description, TAKES, analyser);
+  const mx = thingsOf(x.description, MAKES, analyser);
+  const ty = thingsOf(y.description, TAKES, analyser);
+  const my = thingsOf(y.description, MAKES, analyser);
+  const handed = (makes: Map<string, string>, ownTakes: Map<string, string>, takes: Map<string, string>, ownMakes: Map<string, string>) =>
+    [...makes.keys()].filter((t) => takes.has(t) && !ownTakes.has(t) && !ownMakes.has(t));
+  const xy = handed(mx, tx, ty, my);
+  const yx = handed(my, ty, tx, mx);
+  if (xy.length === yx.length || (xy.length && yx.length)) return null;
+  const [first, then, terms, makes] = xy.length ? [x, y, xy, mx] : [y, x, yx, my];
+  const thing = makes.get(terms[0])!;
+  return { first: first.id, then: then.id, words: [`make the ${thing}`, `work from the ${thing}`] };
+}
+
 /** Name words that say nothing of the job: a verb any skill does, a level. */
 const GENERIC_NAME_WORDS = new Set(['create', 'build', 'generat', 'make', 'write', 'use', 'manag', 'support', 'help', 'guid', 'expert', 'pro', 'master', 'skill', 'tool', 'helper', 'assist', 'advanc', 'basic', 'toolkit', 'kit', 'zh', 'cn', 'en', 'v2', 'v3']);
 
@@ -429,7 +496,7 @@ export function judgeCompetition(
   // Two skills named for different things (Excel and Word, POSIX sh and ShellCheck): two jobs.
   if (namedForDifferentThings(x, y, analyser, (t) => profiles.idfOf(t) >= Math.log(1 + profiles.size / Math.max(3, profiles.size * DIFFERENT_THINGS_DF)))) return null;
   // Two steps of one piece of work (plan, then execute; save, then restore): not one job to merge.
-  const order = sequenceOf(x, y);
+  const order = sequenceOf(x, y) ?? handOffOf(x, y, analyser);
   if (order) return { kind: 'sequence', ...order };
   // Each body names the other: whoever wrote them drew a line between two jobs. Of the 185 judged
   // corpus pairs (bench/pairs), 11 name each other so, and none of them is one job twice (6 are
