@@ -415,12 +415,16 @@ async function runUi() {
     await editorLine('<!-- skill-router-ignore').waitFor(); // the editor wraps the comment
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ state: 'detached' });
     await page.keyboard.press('Control+S');
+    // The save can be read half-written (CI once read an empty file between truncate and write):
+    // wait for the comment to be on disk, then for two reads in a row to agree.
     const deadline = Date.now() + 30_000;
-    while (readFileSync(file, 'utf8') === before) {
-      if (Date.now() > deadline) throw new Error('the fixed file was not saved');
+    let after = readFileSync(file, 'utf8');
+    for (let last = ''; !(after.includes(ignore) && after === last); ) {
+      if (Date.now() > deadline) throw new Error(`the fixed file was not saved; on disk:\n${after}`);
       await new Promise((r) => setTimeout(r, 100));
+      last = after;
+      after = readFileSync(file, 'utf8');
     }
-    const after = readFileSync(file, 'utf8');
     if (after.replace(`${ignore}\n`, '') !== before || !after.includes(`---\n${ignore}\n`)) throw new Error(`unexpected file after the fix:\n${after}`);
     await statusItem(page, /3 skills · listing [\d,]+\/8,000(?!.*checks)/).waitFor();
   });
