@@ -6,7 +6,7 @@ import type { PairFinding } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
 import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, withoutNamedSubject } from '../../src/core/analysis/probes';
-import { distinguishingPhrases, useOtherLine } from '../../src/core/analysis/suggestions';
+import { distinguishingPhrases, sequenceLine, useOtherLine } from '../../src/core/analysis/suggestions';
 import { mentionsSkillLower } from '../../src/core/analysis/facets';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';
@@ -268,6 +268,21 @@ describe('sequences', () => {
     const csv = doc('a/csv-cleaner', 'csv-cleaner', 'Clean messy CSV files - fix encodings, trim whitespace, normalise dates and drop duplicate rows.');
     const tidy = doc('a/tabular-data-cleanup', 'tabular-data-cleanup', 'Tidy dirty CSV exports before analysis - repair encodings, strip stray whitespace, standardise dates.');
     assert.equal(handOffOf(csv, tidy, words), null);
+  });
+});
+
+describe('the line a step of a sequence adds', () => {
+  it('says what comes next or before, with which skill, in the description\'s language', () => {
+    const pm = doc('t/breakdown-epic-pm', 'breakdown-epic-pm', 'Create an Epic Product Requirements Document.');
+    const arch = doc('t/breakdown-epic-arch', 'breakdown-epic-arch', 'Create the technical architecture for an Epic, based on a Product Requirements Document.');
+    const words = ['make the Epic Product Requirements Document', 'work from the Epic Product Requirements Document'] as const;
+    assert.equal(sequenceLine(pm, arch, true, words), 'Then work from the Epic Product Requirements Document with breakdown-epic-arch.');
+    assert.equal(sequenceLine(arch, pm, false, words), 'First, make the Epic Product Requirements Document with breakdown-epic-pm.');
+    const planZh = doc('z/writing-plans', 'writing-plans', '在动手写代码之前，先把需求整理成一份实现计划。');
+    const execZh = doc('z/executing-plans', 'executing-plans', '拿到写好的实现计划后逐步执行。');
+    // English step words from the names stay out of a Chinese line.
+    assert.equal(sequenceLine(planZh, execZh, true, ['write', 'execute']), '下一步：用 executing-plans。');
+    assert.equal(sequenceLine(execZh, planZh, false, ['计划', '执行']), '上一步：先用 writing-plans 计划。');
   });
 });
 

@@ -204,6 +204,21 @@ describe('pair scan: conflicts', () => {
     }
   });
 
+  it('two steps of one piece of work: each line to add says which step comes before or after, and adding it clears the finding', async () => {
+    const files = library();
+    const body = '# The implementation plan\n\n# Steps and checkpoints\n';
+    files.set('team/writing-plans/SKILL.md', withBody('writing-plans', 'Write a step-by-step implementation plan for a feature before touching code. Use when planning how to implement a feature.', body));
+    files.set('team/executing-plans/SKILL.md', withBody('executing-plans', 'Execute a step-by-step implementation plan for a feature, checking each step. Use when implementing a feature from its plan.', body));
+    const [s] = (await (await engine(files)).pairFindings()).filter((p) => p.a.includes('plans'));
+    assert.ok(s, 'the pair is found');
+    assert.deepEqual(s.detail, { kind: 'sequence', first: 'team/writing-plans', then: 'team/executing-plans', words: ['write', 'execute'] });
+    assert.match(s.explanation, /^Two steps of one piece of work \(write with writing-plans, then execute with executing-plans\)/);
+    // Not "For …, use the other": that would send one step's requests to the other step.
+    assert.deepEqual(s.suggestions, { 'team/writing-plans': 'Then execute with executing-plans.', 'team/executing-plans': 'First, write with writing-plans.' });
+    files.set('team/executing-plans/SKILL.md', withBody('executing-plans', 'Execute a step-by-step implementation plan for a feature, checking each step. Use when implementing a feature from its plan. First, write with writing-plans.', body));
+    assert.deepEqual((await (await engine(files)).pairFindings()).filter((p) => p.a.includes('plans')), [], 'the line names the other step: the author drew the line');
+  });
+
   it('an umbrella over a task skill: the umbrella is the one whose requests spread', async () => {
     const files = library();
     files.set('team/pdf-router/SKILL.md', withBody('pdf-router', 'Router for PDF work: hands off to the PDF skills. Use for filling PDF forms, merging PDF files or extracting tables from PDF files.', '# Filling PDF forms\n\n# Merging PDF files\n'));

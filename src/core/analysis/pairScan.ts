@@ -27,7 +27,7 @@ import { probeRequests, templateKey, type Probe } from './probes';
 import { resolveScanOptions, type PairScanOptions, type PairScanRun, type ProbeRouter, type RouterIdentity } from './scanRun';
 import { fragments } from '../route/rerankTraining';
 import { pairMessage, type PairFacts } from './pairText';
-import { surfaceOf, useOtherLine } from './suggestions';
+import { sequenceLine, surfaceOf, useOtherLine } from './suggestions';
 import type { AuthoredRequest, PairFinding, ScopedRanking, SkipReason, Verdict } from './types';
 
 /** Probes per skill at most, and how many a library-wide scan routes for every skill first. */
@@ -512,7 +512,9 @@ class Scan {
     // One skill listed twice is fixed by keeping one: a line sending each to the other is no fix.
     const twice = verdict.kind === 'near-duplicate' && verdict.twice;
     for (const [self, other] of twice ? [] : ([[a, b], [b, a]] as const)) {
-      const line = useOtherLine(self, other, profiles, analyser, lead(other));
+      // A step's line says which step comes before or after it (the message asks for that).
+      const line =
+        verdict.kind === 'sequence' ? sequenceLine(self, other, verdict.first === self.id, verdict.words) : useOtherLine(self, other, profiles, analyser, lead(other));
       if (line) suggestions[self.id] = line;
     }
     return {

@@ -234,3 +234,17 @@ export function surfaceOf(value: string, text: string): string {
   const m = new RegExp(`(?<![\\p{L}\\p{N}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu').exec(text);
   return m ? m[0] : value;
 }
+
+/**
+ * The line for one step of a sequence (`words`: what the first step does, then what the next
+ * does): the first says what comes next and with which skill ("Then work from the Epic PRD with
+ * breakdown-epic-arch."), the next says what comes before ("First, plan with writing-plans.").
+ * A "For …, use" line would send one step's requests to the other, which is no fix.
+ */
+export function sequenceLine(self: SkillDoc, other: SkillDoc, selfFirst: boolean, words: readonly [string, string]): string {
+  if (hasCjk(self.description)) {
+    const [w1, w2] = hasCjk(words.join('')) ? words : ['', ''];
+    return selfFirst ? `下一步：用 ${other.name}${w2 && ` ${w2}`}。` : `上一步：先用 ${other.name}${w1 && ` ${w1}`}。`;
+  }
+  return selfFirst ? `Then ${words[1]} with ${other.name}.` : `First, ${words[0]} with ${other.name}.`;
+}
