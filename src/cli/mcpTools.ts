@@ -81,6 +81,7 @@ const SEARCH_OUTPUT = {
   set: z.array(ANSWER_SKILL).describe('The skills to use together for this request, best first.'),
   others: z.array(ANSWER_SKILL).describe('Other relevant skills, in rank order.'),
   readAs: z.string().optional(),
+  unread: z.string().optional().describe('The script most of the request is in when the router reads none of it (Hangul, Thai, ...): the answer matched its other words only.'),
   library: z.string(),
   wordsOnly: z
     .object({ embedded: z.number().int(), total: z.number().int() })
@@ -355,6 +356,7 @@ function answerResult(answer: SkillAnswer, root: string, wordsOnly?: { embedded:
 export function answerText(a: SkillAnswer): string {
   const lines: string[] = [];
   if (a.readAs) lines.push(`(read as: ${a.readAs})`);
+  if (a.unread && a.match !== 'none') lines.push(`(most of the request is in ${a.unread}, which the router does not read: these skills matched its other words only; read their descriptions to judge)`);
   if (a.truncated) lines.push('(the request was long: only its first 2,000 words were routed)');
   lines.push(a.message);
   if (a.match === 'none') return lines.join('\n');

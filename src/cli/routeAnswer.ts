@@ -59,6 +59,8 @@ export interface SkillAnswer {
   others: AnswerSkill[];
   /** How a request with Chinese in it was read in English (`RouteResult.readAs`). */
   readAs?: string;
+  /** The script most of the request is in when the router reads none of it (`RouteResult.unread`). */
+  unread?: string;
 }
 
 /** How a client lists a skill's description (core `listingText`), for `client`-specific answers. */
@@ -83,9 +85,13 @@ export function shapeAnswer(result: RouteResult, opts: ShapeOptions): SkillAnswe
   const relevant = result.candidates.filter((c) => c.relevant !== false);
   let match: Match = result.match ?? 'strong';
   if (!relevant.length) match = 'none';
-  const base = { request: result.query, truncated: opts.truncated ?? false, ...(result.readAs ? { readAs: result.readAs } : {}) };
+  const base = { request: result.query, truncated: opts.truncated ?? false, ...(result.readAs ? { readAs: result.readAs } : {}), ...(result.unread ? { unread: result.unread } : {}) };
   if (match === 'none') {
-    return { ...base, match, message: 'No skill in this library fits this request: go ahead without one.', set: [], others: [] };
+    // The router cannot say that no skill fits a request it does not read: it says so instead.
+    const message = result.unread
+      ? `The router does not read ${result.unread}, the script of most of this request, and none of its other words is in a skill: decide from the skill list yourself.`
+      : 'No skill in this library fits this request: go ahead without one.';
+    return { ...base, match, message, set: [], others: [] };
   }
   const inSet = new Set(result.set?.ids ?? relevant.slice(0, 1).map((c) => c.skillId));
   const rejected = result.set?.rejected ?? [];

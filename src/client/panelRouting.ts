@@ -9,6 +9,7 @@ import {
   ACTIVE_RANK_DEPTH,
   isPanelSet,
   MAX_READ_AS_LENGTH,
+  MAX_UNREAD_LENGTH,
   type ActiveSkill,
   type PanelListing,
   type PanelResult,
@@ -112,6 +113,7 @@ export function toRouteSummary(
     dense: res.dense,
     totalMs: Math.max(0, res.timings.totalMs),
     ...(res.readAs ? { readAs: res.readAs.slice(0, MAX_READ_AS_LENGTH) } : {}),
+    ...(res.unread ? { unread: res.unread.slice(0, MAX_UNREAD_LENGTH) } : {}),
     ...(set ? { set } : {}),
     ...(res.match ? { match: res.match } : {}),
   };

@@ -93,6 +93,13 @@ export interface RouteResult {
    */
   readAs?: string;
   /**
+   * The script most of the request is written in when Skill Router reads none of it (no encoder
+   * language, no dictionary bridge: Hangul, Thai, Japanese kana, ...): only its other words were
+   * matched, so `match` is never `none` while a skill shares a word with it (the engine cannot say
+   * no skill fits a request it cannot read; the best is a weak answer). Absent otherwise.
+   */
+  unread?: string;
+  /**
    * The skills chosen to serve the request together, a selection over `candidates` (which stay in
    * final-score order). Absent when set selection is off, nothing matched, or no skill fits.
    */

@@ -16,6 +16,8 @@ import type { ListingGap } from '../core/reach/gapReasons';
 export const MAX_QUERY_LENGTH = 2000;
 /** The bridged English of a request (a Chinese character often becomes a word of several letters). */
 export const MAX_READ_AS_LENGTH = MAX_QUERY_LENGTH * 8;
+/** A script's name (`RouteSummary.unread`). */
+export const MAX_UNREAD_LENGTH = 64;
 /** Most results one request may ask for. */
 export const MAX_K = 50;
 export const DEFAULT_K = 10;
@@ -137,6 +139,8 @@ export interface RouteSummary {
   totalMs: number;
   /** How the Chinese-English bridge read the request, when it has Chinese in it. */
   readAs?: string;
+  /** The script most of the request is in when Skill Router reads none of it (Hangul, Thai, ...). */
+  unread?: string;
   set?: PanelSet;
   /** How well the library answers the request; `none`: no skill in it fits. Absent: not judged. */
   match?: 'strong' | 'weak' | 'none';
@@ -337,7 +341,7 @@ const summaryKeys = {
   totalMs: (v: unknown): v is number => isFiniteNumber(v) && v >= 0,
 };
 
-const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), match: oneOf(['strong', 'weak', 'none'] as const), listing: isPanelListing };
+const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), unread: str(MAX_UNREAD_LENGTH), match: oneOf(['strong', 'weak', 'none'] as const), listing: isPanelListing };
 
 /** Ranks 1..n in order, and no more results than asked for. */
 function coherent(s: RouteSummary): boolean {

@@ -8,7 +8,7 @@ import { listingClientOf, SKIP_REASON_LABELS, skillLabel, type PanelListing, typ
 import { fill, h, type Child } from './dom';
 import { highlightSegments } from './highlight';
 import type { Expectation, ViewState } from './state';
-import { NOT_RELEVANT_BADGE, notRelevantWords } from '../core/route/notRelevant';
+import { NOT_RELEVANT_BADGE, notRelevantWords, unreadNote } from '../core/route/notRelevant';
 
 export interface Actions {
   open(result: PanelResult): void;
@@ -54,9 +54,10 @@ export function renderStatus(el: HTMLElement, s: ViewState): void {
   if (!last) return fill(el, 'Type a request as a user would say it to an agent, then press Enter.');
   const how = 'model' in last.dense ? `model ${last.dense.model}` : `words only (${last.dense.disabled})`;
   const summary = `${plural(last.results.length, 'skill')} for “${last.query}” · ${how} · ${last.totalMs.toFixed(0)} ms`;
-  if (!last.readAs) return fill(el, summary);
+  const unread = last.unread ? h('div', { class: 'unread' }, unreadNote(last.unread, last.results.length > 0)) : null;
+  if (!last.readAs) return unread ? fill(el, summary, unread) : fill(el, summary);
   const title = 'How the Chinese-English dictionary bridge read the request: its words in English, as English skills and an English-only model meet it';
-  fill(el, summary, h('div', { class: 'read-as', title }, `Read as: ${last.readAs}`));
+  fill(el, summary, h('div', { class: 'read-as', title }, `Read as: ${last.readAs}`), ...(unread ? [unread] : []));
 }
 
 export function renderError(el: HTMLElement, message: string | null): void {
@@ -265,7 +266,7 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
   el.setAttribute('aria-busy', s.pending ? 'true' : 'false');
   el.classList.toggle('stale', !!s.pending || s.error !== null);
   if (!last) return fill(el);
-  if (!last.results.length) return fill(el, h('li', { class: 'empty' }, 'No skill matches this request.'));
+  if (!last.results.length) return fill(el, h('li', { class: 'empty' }, last.unread ? `No skill matches this request. ${unreadNote(last.unread, false)}` : 'No skill matches this request.'));
   // The line goes after the last result the router judges relevant (absent: relevant); with no
   // skill that fits, before the first.
   const lastRelevant = last.match === 'none' ? -1 : last.results.reduce((at, r, i) => (r.relevant !== false ? i : at), -1);

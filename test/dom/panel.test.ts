@@ -597,6 +597,19 @@ describe('query panel (DOM)', function () {
     await panel.deliver(resultsMessage(1, { results: [] }));
     assert.equal(await panel.text('#results'), 'No skill matches this request.');
     assert.equal(await panel.page.isHidden('#save-bar'), true);
+    // A request in a script Skill Router does not read: the empty list and the status say so.
+    const again = async (requestId: number, over: Parameters<typeof resultsMessage>[1]) => {
+      await panel.page.press('#query', 'Enter');
+      await panel.waitForPosted('route', requestId);
+      await panel.deliver(resultsMessage(requestId, over));
+    };
+    await again(2, { results: [], unread: 'Hangul' });
+    assert.match(await panel.text('#results'), /^No skill matches this request\. Most of this request is in Hangul, which Skill Router does not read .* Write the request in English/);
+    assert.match(await panel.text('#status .unread'), /^Most of this request is in Hangul, .*and none of its other words is in a skill/);
+    await again(3, { unread: 'Thai', match: 'weak' });
+    assert.match(await panel.text('#status .unread'), /^Most of this request is in Thai, .*only its other words were matched, so it does not say that no skill fits/);
+    await again(4, {});
+    assert.equal(await panel.page.locator('#status .unread').count(), 0, 'a request it reads has no such note');
   });
 
   it('renders no inline handlers or style attributes, and builds the page under its CSP', async () => {

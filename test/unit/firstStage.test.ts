@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { BruteForceIndex, DenseStore } from '../../src/core/route/denseStore';
-import { analyseRequest, denseQueryText, denseShare, isCodeLine, libraryAssociation, queryTerms, readShare, unreadScript } from '../../src/core/route/request';
+import { analyseRequest, denseQueryText, denseShare, isCodeLine, libraryAssociation, queryTerms, readShare, unreadRequest, unreadScript } from '../../src/core/route/request';
 import { createSkillService } from '../../src/core/route/skillService';
 import { FakeEmbedder, MemoryWorkspace } from '../helpers/fakes';
 import { expandByFeedback, fuse, normalise } from '../../src/core/route/retrieve';
@@ -31,6 +31,15 @@ describe('requests the encoder cannot read', () => {
     assert.equal(unreadScript('Spring @Transactional 설정 review please, with the JPA repository'), null, 'mostly Latin');
     assert.equal(unreadScript('스프링 트랜잭션', ['en', 'ko']), null, 'a model that reads Korean');
     assert.equal(unreadScript('1234 ---'), null, 'no letters');
+  });
+
+  it('a request Skill Router reads none of, whatever the model: Chinese counts as its bridged reading', () => {
+    assert.equal(unreadRequest('새 캐시 기능 구현 계획만 세워줘. 아직 코드는 건드리지 마.', null), 'Hangul');
+    assert.equal(unreadRequest('ช่วยรีเบสสาขานี้ให้หน่อย ก่อน merge', null), 'Thai');
+    assert.equal(unreadRequest('Spring @Transactional 설정 review please, with the JPA repository', null), null, 'mostly Latin');
+    assert.equal(unreadRequest('帮我从扫描的发票中提取表格', 'help extract table from scanned invoice'), null, 'read through the bridge');
+    assert.equal(unreadRequest('帮我从扫描的发票中提取表格', null), null, 'Chinese is read by its words even where the bridge reads none');
+    assert.equal(unreadRequest('このファイルをテキストに変換してください', null), 'Japanese kana');
   });
 
   it('routes it on words, saying why, with the same answer as without a model', async () => {

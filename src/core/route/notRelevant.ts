@@ -26,3 +26,14 @@ export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string;
   if (r.otherStack) return `its description says it is for ${r.otherStack}`;
   return NOT_RELEVANT_WORDS[r.notRelevant];
 }
+
+/**
+ * What the CLI, the panel and the MCP tool say of a request mostly in a script Skill Router does
+ * not read (`RouteResult.unread`): which words were matched, and what to do to test it.
+ */
+export function unreadNote(script: string, matched: boolean): string {
+  const what = `Most of this request is in ${script}, which Skill Router does not read (it reads English, and Chinese through its dictionary)`;
+  return matched
+    ? `${what}: only its other words were matched, so it does not say that no skill fits. Write the request in English to test how the library routes it.`
+    : `${what}, and none of its other words is in a skill. Write the request in English to test how the library routes it.`;
+}

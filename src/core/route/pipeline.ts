@@ -32,7 +32,7 @@ import type { Facets } from '../analysis/facets';
 import type { NotRelevant } from './notRelevant';
 import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
-import { analyseRequest, denseQueryText, readShare, unreadReason, type AnalysedRequest } from './request';
+import { analyseRequest, denseQueryText, readShare, unreadReason, unreadRequest, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
 import { selectSet, type SetOptions, type SetSelection } from './setSelection';
 import type { RoutingSettings } from './settings';
@@ -111,6 +111,8 @@ export interface Ranking {
   match: 'strong' | 'weak' | 'none' | null;
   /** Relevance at or above which a candidate is relevant; null without a relevance model. */
   floor: number | null;
+  /** The script most of the request is in when the engine reads none of it (`unreadRequest`), else null. */
+  unread: string | null;
   timings: RouteTimings;
 }
 
@@ -370,8 +372,20 @@ export class RoutingPipeline {
       ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}), ...(zeroed.get(i) === 'other-stack' ? { otherStack: features!.otherStack![i]! } : {}) })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null, alone: alone ? 0 : null })),
     ];
-    const match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;
-    const set = selection && features ? setOf(selection, features.ids, relevance, match, model?.floor ?? null) : null;
+    let match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;
+    let floor = relevance && model ? model.floor : null;
+    // A request mostly in a script the engine does not read was matched on its few other words:
+    // the relevance model cannot tell that no skill fits it, so the best candidate a word reached
+    // (and no rule ruled out) is a weak answer, not none.
+    const unread = unreadRequest(pool.request.query, pool.request.readAs, this.parts.text);
+    if (unread && match === 'none' && relevance) {
+      const best = Math.max(0, ...relevance.filter((_, i) => !zeroed.has(i)));
+      if (best > 0) {
+        match = 'weak';
+        floor = best;
+      }
+    }
+    const set = selection && features ? setOf(selection, features.ids, relevance, match, floor) : null;
     const embedder = this.parts.embedder;
     return {
       request: pool.request,
@@ -387,7 +401,8 @@ export class RoutingPipeline {
             : { disabled: this.parts.embedderError ?? 'no embedding model configured' },
       reranker: scores ? this.parts.reranker.id : null,
       match,
-      floor: relevance && model ? model.floor : null,
+      floor,
+      unread,
       timings: { ...timings, rerankMs, totalMs: performance.now() - t0 },
     };
   }

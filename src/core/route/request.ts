@@ -217,6 +217,17 @@ export function unreadScript(text: string, languages: readonly string[] = ['en']
   return unreadReason(readShare(text, languages));
 }
 
+/**
+ * The script most of a request is written in when Skill Router reads none of it, or null: under
+ * half of its letters are Latin or Chinese characters, the scripts its words are read in (Chinese
+ * through its segmenter and dictionary bridge, as `readAs` when the bridge read it). Pasted code
+ * and logs do not count.
+ */
+export function unreadRequest(query: string, readAs: string | null, ctx: TextContext = {}): string | null {
+  const read = readShare(denseQueryText(query, readAs, ctx), ['en', 'zh']);
+  return read.share < 0.5 ? read.unread : null;
+}
+
 /** `unreadScript` for a text already read (`readShare`). */
 export function unreadReason({ share, unread }: ReturnType<typeof readShare>): string | null {
   if (share >= 0.5 || !unread) return null;
