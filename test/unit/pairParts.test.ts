@@ -1,6 +1,7 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
 import { closeTo, oneSkillTwice, sequenceOf, handOffOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { jobLine } from '../../src/core/analysis/probes';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
@@ -268,6 +269,33 @@ describe('sequences', () => {
     const csv = doc('a/csv-cleaner', 'csv-cleaner', 'Clean messy CSV files - fix encodings, trim whitespace, normalise dates and drop duplicate rows.');
     const tidy = doc('a/tabular-data-cleanup', 'tabular-data-cleanup', 'Tidy dirty CSV exports before analysis - repair encodings, strip stray whitespace, standardise dates.');
     assert.equal(handOffOf(csv, tidy, words), null);
+  });
+});
+
+describe('the line that sends requests to the other skill: its job in its own words', () => {
+  it('reads as a person writes it, from the other\'s first sentence', () => {
+    const self = doc('a/pdf-build', 'pdf-build', 'Create PDF documents from HTML.');
+    const line = (name: string, description: string) => jobLine(self, doc(`a/${name}`, name, description));
+    // A verb of the third person as an imperative; the main clause only.
+    assert.equal(line('pdf-extract', 'Extracts text and tables from PDF files. Use when the user uploads a PDF.'), 'To extract text and tables from PDF files, use pdf-extract.');
+    assert.equal(line('statistical-analyst', 'Run hypothesis tests, analyze A/B experiment results, and calculate sample sizes.'), 'To run hypothesis tests, analyze A/B experiment results, and calculate sample sizes, use statistical-analyst.');
+    // "Use when …" as the situation; a persona's opening names no job; a quoted request unquoted.
+    assert.equal(line('unity-ecs', 'Use when building data-oriented games with Unity DOTS.'), 'When building data-oriented games with Unity DOTS, use unity-ecs.');
+    assert.equal(line('database-optimizer', 'Expert database optimizer specializing in modern performance tuning.'), 'For modern performance tuning, use database-optimizer.');
+    assert.equal(line('wireshark', '"analyze network traffic with Wireshark", "capture packets".'), 'To analyze network traffic with Wireshark, use wireshark.');
+    // A noun phrase keeps a name's capital, and a dash ends the job before its list.
+    assert.equal(line('qiskit', 'IBM quantum computing framework — circuits, transpilation and runtime.'), 'For IBM quantum computing framework, use qiskit.');
+    assert.equal(line('cheminf', 'Cheminformatics toolkit for molecules.'), 'For Cheminformatics toolkit for molecules, use cheminf.', 'a noun in -ics is no verb');
+    // Too long to cut at a clause, an instruction, a slash command: no line (the caller falls back).
+    assert.equal(line('long', 'Build and run very large distributed data processing pipelines over many heterogeneous storage systems and clusters reliably'), null);
+    assert.equal(line('rules', 'Always search tools first. '), null);
+    assert.equal(line('design', 'Design skill: brand identity, tokens and slides.'), null, 'it names the skill, not its job');
+    assert.equal(line('ml-pipeline', 'Design and implement a complete ML pipeline for $ARGUMENTS, with monitoring and retraining.'), 'To design and implement a complete ML pipeline, use ml-pipeline.');
+    // Chinese: the first clause, only in a Chinese description.
+    const zhSelf = doc('z/a', 'a', '分析运动数据。');
+    assert.equal(jobLine(zhSelf, doc('z/nutrition', 'nutrition', '分析营养数据、识别营养模式，制定饮食计划。')), '涉及分析营养数据、识别营养模式时，请使用 nutrition。');
+    assert.equal(jobLine(self, doc('z/nutrition', 'nutrition', '分析营养数据。')), null, 'no Chinese line in an English description');
+    assert.equal(jobLine(zhSelf, doc('z/aws', 'aws', 'AWS 成本优化、监控和卓越运营专家。')), '涉及AWS 成本优化、监控和卓越运营时，请使用 aws。');
   });
 });
 

@@ -77,6 +77,15 @@ describe('pair scan: near-duplicates from routing evidence', () => {
     assert.deepEqual(f.evidence, p.evidence);
   });
 
+  it('the line to add says the other skill\'s job in its own first sentence, when that is short enough to read', async () => {
+    const files = library();
+    files.set('team/pdf-reader/SKILL.md', withBody('pdf-reader', 'Reads tables from PDF reports with Camelot. Use when reading tables out of PDF documents and scanned invoices.', PDF_BODY));
+    const [p] = await (await engine(files)).pairFindings();
+    assert.equal(p?.kind, 'near-duplicate');
+    assert.equal(p.suggestions?.['team/pdf-text'], 'To read tables from PDF reports with Camelot, use pdf-reader.');
+    assert.equal(p.suggestions?.['team/pdf-reader'], 'To extract text and tables from PDF files and scanned invoices, use pdf-text.');
+  });
+
   it('pairs in different top-level folders are judged only when asked; copies always', async () => {
     const files = library();
     const reader = files.get('team/pdf-reader/SKILL.md')!;

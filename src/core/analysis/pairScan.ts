@@ -23,7 +23,7 @@ import { ALONE_SHARE, closeTo, direction, judgeCompetition, KEPT, partnersOf, SM
 import type { SkillProfiles } from './conflicts';
 import { sketchOf, textSignature, type TextSignature } from './copies';
 import { PAIR_SCAN_VERSION, PairScanCache, templateHash, type TextEntry } from './pairCache';
-import { probeRequests, templateKey, type Probe } from './probes';
+import { jobLine, probeRequests, templateKey, type Probe } from './probes';
 import { resolveScanOptions, type PairScanOptions, type PairScanRun, type ProbeRouter, type RouterIdentity } from './scanRun';
 import { fragments } from '../route/rerankTraining';
 import { pairMessage, type PairFacts } from './pairText';
@@ -514,7 +514,13 @@ class Scan {
     for (const [self, other] of twice ? [] : ([[a, b], [b, a]] as const)) {
       // A step's line says which step comes before or after it (the message asks for that).
       const line =
-        verdict.kind === 'sequence' ? sequenceLine(self, other, verdict.first === self.id, verdict.words) : useOtherLine(self, other, profiles, analyser, lead(other));
+        verdict.kind === 'sequence'
+          ? sequenceLine(self, other, verdict.first === self.id, verdict.words)
+          : verdict.kind === 'variant'
+            ? useOtherLine(self, other, profiles, analyser, lead(other))
+            // The other's job in its own first sentence reads as a person writes it; the words that
+            // set it apart are the fallback (a list of fragments). None when no word sets it apart.
+            : ((words) => words && (jobLine(self, other) ?? words))(useOtherLine(self, other, profiles, analyser));
       if (line) suggestions[self.id] = line;
     }
     return {
