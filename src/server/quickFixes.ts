@@ -104,7 +104,10 @@ export function addDescriptionLineEdit(text: string, line: string): TextEdit[] |
   const description = p?.fm.data.description;
   if (!p || typeof description !== 'string' || description.includes(line)) return null;
   const literal = /^description\s*:\s*\|/.test(p.lines[p.fm.keyRanges.description?.start.line ?? 0] ?? '');
-  return replaceDescriptionEdit(text, `${description.trimEnd()}${literal ? '\n' : ' '}${line}`);
+  const next = `${description.trimEnd()}${literal ? '\n' : ' '}${line}`;
+  // A fix that would take the description over the spec's limit is none: the checks would fail it.
+  if (next.length > MAX_DESCRIPTION) return null;
+  return replaceDescriptionEdit(text, next);
 }
 
 /** Dismisses `code` about `twin` with a comment on the first body line. */

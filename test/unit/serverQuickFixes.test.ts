@@ -90,6 +90,10 @@ describe('quick fixes', () => {
     assert.equal(addDescriptionLineEdit(out, line), null, 'not twice');
     const literal = '---\nname: a\ndescription: |\n  Clean CSV.\n---\n';
     assert.equal(data(apply(literal, addDescriptionLineEdit(literal, line))).description, `Clean CSV.\n${line}\n`);
+    // Not past the spec's 1,024 characters: that skill would fail its checks.
+    const full = `---\nname: csv-cleaner\ndescription: ${'Clean CSV files. '.repeat(60).trim()}\n---\n`;
+    assert.ok(data(full).description!.length + line.length + 1 > 1024 && data(full).description!.length <= 1024);
+    assert.equal(addDescriptionLineEdit(full, line), null);
   });
 
   it('dismisses a twin by comment or metadata, and the result is read back as a suppression', () => {
