@@ -92,7 +92,7 @@ describe('quick fixes', () => {
     assert.equal(data(apply(literal, addDescriptionLineEdit(literal, line))).description, `Clean CSV.\n${line}\n`);
     // Not past the spec's 1,024 characters: that skill would fail its checks.
     const full = `---\nname: csv-cleaner\ndescription: ${'Clean CSV files. '.repeat(60).trim()}\n---\n`;
-    assert.ok(data(full).description!.length + line.length + 1 > 1024 && data(full).description!.length <= 1024);
+    assert.ok(String(data(full).description).length + line.length + 1 > 1024 && String(data(full).description).length <= 1024);
     assert.equal(addDescriptionLineEdit(full, line), null);
   });
 

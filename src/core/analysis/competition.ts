@@ -366,6 +366,13 @@ export function productSplit(
 }
 
 /**
+ * The share of a library's skills (at least 3) that may use a word for `namedForDifferentThings`
+ * to count it as a thing of one skill's own. On the tune half of bench/pairs, 5% to 20% gave the
+ * same findings and 0.5% (productSplit's) let Microsoft Word through in a 500-skill collection.
+ */
+const DIFFERENT_THINGS_DF = 0.05;
+
+/**
  * Whether two skills whose names share no word are each named for a thing of its own: a word of
  * its name that its description writes as a proper noun or an acronym (Excel and XLSX, Word and
  * DOCX; POSIX and ShellCheck; STRIDE), that few skills of the library name (`rare`), and that the
@@ -374,13 +381,6 @@ export function productSplit(
  * tabular-data-cleanup both say CSV; "Clean" and "Tidy" only open sentences), so it keeps its
  * finding. Names that share a word are `productSplit`'s and `saysItsOwnJobFirst`'s.
  */
-/**
- * The share of a library's skills (at least 3) that may use a word for `namedForDifferentThings`
- * to count it as a thing of one skill's own. On the tune half of bench/pairs, 5% to 20% gave the
- * same findings and 0.5% (productSplit's) let Microsoft Word through in a 500-skill collection.
- */
-const DIFFERENT_THINGS_DF = 0.05;
-
 export function namedForDifferentThings(
   x: SkillDoc,
   y: SkillDoc,
