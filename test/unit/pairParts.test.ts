@@ -1,6 +1,6 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, oneSkillTwice, sequenceOf, handOffOf, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, oneSkillTwice, sequenceOf, handOffOf, oppositeWays, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { jobLine } from '../../src/core/analysis/probes';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding } from '../../src/core/analysis/types';
@@ -263,9 +263,16 @@ describe('sequences', () => {
     const pdfB = doc('t/pdf-markdown', 'pdf-markdown', 'Turn PDF reports into clean Markdown notes.');
     assert.equal(handOffOf(pdfA, pdfB, words), null);
     // Each hands something to the other: no order.
+    // Converters the opposite way: each makes what the other converts from.
+    const toMd = doc('t/convert-word-to-md', 'convert-word-to-md', 'Converts Word (.docx) documents into Markdown so they can be searched.');
+    const toDocx = doc('t/md-to-docx', 'md-to-docx', 'Convert Markdown files to professionally formatted Word (.docx) documents with embedded images.');
+    assert.equal(handOffOf(toMd, toDocx, words), null);
+    assert.equal(oppositeWays(toMd, toDocx, words), true, 'two jobs, the opposite ways');
     const a = doc('t/a', 'a', 'Generate a storyboard from a screenplay.');
     const b = doc('t/b', 'b', 'Write a screenplay from a storyboard.');
     assert.equal(handOffOf(a, b, words), null);
+    assert.equal(oppositeWays(a, b, words), true);
+    assert.equal(oppositeWays(create, ops, words), false, 'one way only: a sequence');
     const csv = doc('a/csv-cleaner', 'csv-cleaner', 'Clean messy CSV files - fix encodings, trim whitespace, normalise dates and drop duplicate rows.');
     const tidy = doc('a/tabular-data-cleanup', 'tabular-data-cleanup', 'Tidy dirty CSV exports before analysis - repair encodings, strip stray whitespace, standardise dates.');
     assert.equal(handOffOf(csv, tidy, words), null);

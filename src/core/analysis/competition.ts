@@ -216,6 +216,8 @@ const TAKES = [
 const MAKES = [
   new RegExp(String.raw`\b(?:generat|creat|produc|writ|draft|scaffold|deriv|extract|identif)\w*\s+${THING}`, 'giu'),
   new RegExp(String.raw`\binto\s+${THING}`, 'giu'),
+  // A converter makes what it converts to: "Convert Markdown files to Word (.docx) documents".
+  new RegExp(String.raw`\b(?:convert|translat|turn|transform|export)\w*\s+[^.;:]{1,60}?\s+to\s+${THING}`, 'giu'),
 ];
 /** Words that open or fill a noun phrase without naming the thing. */
 const THING_FILLER = new Set(['a', 'an', 'the', 'your', 'my', 'our', 'its', 'their', 'this', 'that', 'existing', 'new', 'one', 'each', 'any', 'all']);
@@ -256,18 +258,32 @@ export function handOffOf(
   y: Pick<SkillDoc, 'id' | 'description'>,
   analyser: (text: string) => string[],
 ): { first: string; then: string; words: [string, string] } | null {
+  const { xy, yx, mx, my } = handOffs(x, y, analyser);
+  if (xy.length === yx.length || (xy.length && yx.length)) return null;
+  const [first, then, terms, makes] = xy.length ? [x, y, xy, mx] : [y, x, yx, my];
+  const thing = makes.get(terms[0])!;
+  return { first: first.id, then: then.id, words: [`make the ${thing}`, `work from the ${thing}`] };
+}
+
+/** What each of two descriptions makes that the other says it works from (terms), and what each makes. */
+function handOffs(x: Pick<SkillDoc, 'description'>, y: Pick<SkillDoc, 'description'>, analyser: (text: string) => string[]) {
   const tx = thingsOf(x.description, TAKES, analyser);
   const mx = thingsOf(x.description, MAKES, analyser);
   const ty = thingsOf(y.description, TAKES, analyser);
   const my = thingsOf(y.description, MAKES, analyser);
   const handed = (makes: Map<string, string>, ownTakes: Map<string, string>, takes: Map<string, string>, ownMakes: Map<string, string>) =>
     [...makes.keys()].filter((t) => takes.has(t) && !ownTakes.has(t) && !ownMakes.has(t));
-  const xy = handed(mx, tx, ty, my);
-  const yx = handed(my, ty, tx, mx);
-  if (xy.length === yx.length || (xy.length && yx.length)) return null;
-  const [first, then, terms, makes] = xy.length ? [x, y, xy, mx] : [y, x, yx, my];
-  const thing = makes.get(terms[0])!;
-  return { first: first.id, then: then.id, words: [`make the ${thing}`, `work from the ${thing}`] };
+  return { xy: handed(mx, tx, ty, my), yx: handed(my, ty, tx, mx), mx, my };
+}
+
+/**
+ * Whether two skills work the opposite ways: each makes what the other works from (Word to
+ * Markdown and Markdown to Word; a storyboard from a screenplay and a screenplay from a
+ * storyboard). Two jobs, each description saying its direction: not one job to merge.
+ */
+export function oppositeWays(x: Pick<SkillDoc, 'description'>, y: Pick<SkillDoc, 'description'>, analyser: (text: string) => string[]): boolean {
+  const { xy, yx } = handOffs(x, y, analyser);
+  return xy.length > 0 && yx.length > 0;
 }
 
 /** Name words that say nothing of the job: a verb any skill does, a level. */
@@ -498,6 +514,8 @@ export function judgeCompetition(
   // Two steps of one piece of work (plan, then execute; save, then restore): not one job to merge.
   const order = sequenceOf(x, y) ?? handOffOf(x, y, analyser);
   if (order) return { kind: 'sequence', ...order };
+  // Two converters the opposite ways (Word to Markdown, Markdown to Word): two jobs.
+  if (oppositeWays(x, y, analyser)) return null;
   // Each body names the other: whoever wrote them drew a line between two jobs. Of the 185 judged
   // corpus pairs (bench/pairs), 11 name each other so, and none of them is one job twice (6 are
   // siblings; the 6 tune pairs decided it, the held-out 5 agree).
