@@ -240,6 +240,10 @@ describe('pair scan: conflicts', () => {
       assert.equal(u.kind, 'conflict');
       assert.equal(u.detail?.kind === 'umbrella' && u.detail.umbrella, 'team/pdf-router');
       assert.match(u.explanation, /pdf-router, an umbrella skill, spreads its requests over more skills/);
+      // The umbrella hands the task skill its job; the task skill sends the umbrella what the umbrella covers beyond it.
+      const task = u.detail?.kind === 'umbrella' ? u.detail.task : '';
+      assert.equal(u.suggestions?.['team/pdf-router'], task === 'team/pdf-forms' ? 'To fill and flatten PDF forms with field values, use pdf-forms.' : 'To merge and split PDF files, use pdf-merge.');
+      assert.doesNotMatch(u.suggestions?.[task] ?? '', /^For router for PDF work/i, 'not the umbrella\'s whole job, which holds the task\'s own');
     }
   });
 });

@@ -516,7 +516,9 @@ class Scan {
       const line =
         verdict.kind === 'sequence'
           ? sequenceLine(self, other, verdict.first === self.id, verdict.words)
-          : verdict.kind === 'variant'
+          // A variant leads with its platform; a task skill sends the umbrella what the umbrella
+          // covers beyond it (its words), not the umbrella's whole job, which includes its own.
+          : verdict.kind === 'variant' || (verdict.kind === 'umbrella' && verdict.task === self.id)
             ? useOtherLine(self, other, profiles, analyser, lead(other))
             // The other's job in its own first sentence reads as a person writes it; the words that
             // set it apart are the fallback (a list of fragments). None when no word sets it apart.
