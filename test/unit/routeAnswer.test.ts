@@ -8,6 +8,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { RouteCandidate, RouteResult } from '../../src/core/service';
 import { hookBlock, promptOf } from '../../src/cli/hook';
+import { answerText } from '../../src/cli/mcpTools';
 import { ASK_PROMPT_CHARS } from '../../src/cli/hookInput';
 import { capRequest, MAX_REQUEST_CHARS, MAX_REQUEST_WORDS, shapeAnswer } from '../../src/cli/routeAnswer';
 
@@ -98,6 +99,16 @@ describe('routeAnswer: shapeAnswer', () => {
     const none = shapeAnswer(result(ROUTED.candidates.map((c) => ({ ...c, relevant: false }))), { root: ROOT });
     assert.equal(none.match, 'none');
     assert.equal(shapeAnswer(result([]), { root: ROOT }).match, 'none', 'an empty ranking fits nothing');
+  });
+
+  it('a request mostly in a script the router does not read: never "go ahead without one", and the agent is told why', () => {
+    const none = shapeAnswer(result([], { unread: 'Hangul' }), { root: ROOT });
+    assert.equal(none.match, 'none');
+    assert.equal(none.unread, 'Hangul');
+    assert.match(none.message, /^The router does not read Hangul, the script of most of this request, and none of its other words is in a skill: decide from the skill list yourself\.$/);
+    const weak = shapeAnswer({ ...ROUTED, match: 'weak', unread: 'Thai' }, { root: ROOT });
+    assert.match(answerText(weak), /^\(most of the request is in Thai, which the router does not read: these skills matched its other words only; read their descriptions to judge\)/);
+    assert.doesNotMatch(answerText(shapeAnswer({ ...ROUTED, match: 'weak' }, { root: ROOT })), /does not read/);
   });
 
   it("match 'weak' keeps the results and says to check them", () => {
