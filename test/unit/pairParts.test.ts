@@ -1,13 +1,12 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
 import { closeTo, oneSkillTwice, sequenceOf, handOffOf, oppositeWays, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
-import { jobLine } from '../../src/core/analysis/probes';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
 import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, withoutNamedSubject } from '../../src/core/analysis/probes';
-import { distinguishingPhrases, sequenceLine, useOtherLine } from '../../src/core/analysis/suggestions';
+import { distinguishingPhrases, jobLine, sequenceLine, useOtherLine } from '../../src/core/analysis/suggestions';
 import { mentionsSkillLower } from '../../src/core/analysis/facets';
 import { analyse } from '../../src/core/text/analyse';
 import type { SkillDoc } from '../../src/core/types';

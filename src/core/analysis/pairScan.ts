@@ -23,11 +23,11 @@ import { ALONE_SHARE, closeTo, direction, judgeCompetition, KEPT, partnersOf, SM
 import type { SkillProfiles } from './conflicts';
 import { sketchOf, textSignature, type TextSignature } from './copies';
 import { PAIR_SCAN_VERSION, PairScanCache, templateHash, type TextEntry } from './pairCache';
-import { jobLine, probeRequests, templateKey, type Probe } from './probes';
+import { probeRequests, templateKey, type Probe } from './probes';
 import { resolveScanOptions, type PairScanOptions, type PairScanRun, type ProbeRouter, type RouterIdentity } from './scanRun';
 import { fragments } from '../route/rerankTraining';
 import { pairMessage, type PairFacts } from './pairText';
-import { sequenceLine, surfaceOf, useOtherLine } from './suggestions';
+import { jobLine, sequenceLine, surfaceOf, useOtherLine } from './suggestions';
 import type { AuthoredRequest, PairFinding, ScopedRanking, SkipReason, Verdict } from './types';
 
 /** Probes per skill at most, and how many a library-wide scan routes for every skill first. */

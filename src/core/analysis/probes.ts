@@ -26,7 +26,7 @@ const MAX_WORDS = 24;
 const MIN_WORDS = 3;
 
 /** Words of a text; a CJK character counts as half a word (two make a word, as jieba splits them). */
-function wordCount(text: string): number {
+export function wordCount(text: string): number {
   if (hasCjk(text)) return Math.ceil(text.replace(/\s+/g, '').length / 2);
   return text.split(/\s+/).filter(Boolean).length;
 }
@@ -95,7 +95,8 @@ function balanced(text: string): string {
   return out;
 }
 
-function tidy(text: string): string {
+/** `text` with brackets balanced, stray punctuation and extra spaces gone at its ends and inside. */
+export function tidy(text: string): string {
   return balanced(text)
     .replace(/\(\s*\)|\[\s*\]/g, ' ')
     .replace(/\s+([,.;:!?，。；：])(?=\s|$)/gu, '$1')
@@ -292,84 +293,14 @@ export function headClause(sentence: string): string | null {
   return wordCount(head) >= 4 && wordCount(rest) >= 3 ? head : null;
 }
 
-/** Imperative verbs a description may open with ("Extract text from PDFs"): its job, as written. */
-const IMPERATIVES = new Set([
-  'create', 'build', 'generate', 'write', 'make', 'add', 'run', 'manage', 'analyze', 'analyse', 'design', 'implement', 'extract',
-  'convert', 'deploy', 'review', 'audit', 'test', 'debug', 'fix', 'migrate', 'configure', 'set', 'automate', 'monitor', 'optimize',
-  'optimise', 'plan', 'draft', 'edit', 'format', 'parse', 'query', 'search', 'find', 'track', 'validate', 'check', 'scan', 'clean',
-  'transform', 'translate', 'summarize', 'summarise', 'document', 'diagnose', 'troubleshoot', 'integrate', 'publish', 'release',
-  'refactor', 'profile', 'measure', 'compute', 'calculate', 'visualize', 'visualise', 'render', 'scaffold', 'orchestrate', 'apply',
-  'prepare', 'produce', 'compose', 'connect', 'sync', 'import', 'export', 'upload', 'download', 'send', 'schedule', 'turn',
-  'evaluate', 'assess', 'compare', 'detect', 'identify', 'explore', 'curate', 'capture', 'control', 'interact', 'inspect', 'investigate',
-  'resolve', 'recover', 'restore', 'rename', 'organize', 'organise', 'map', 'model', 'forecast', 'estimate', 'simulate', 'train',
-  'fine-tune', 'label', 'annotate', 'index', 'store', 'cache', 'secure', 'harden', 'protect', 'encrypt', 'sign', 'verify', 'lint',
-  'package', 'bundle', 'compile', 'install', 'upgrade', 'update', 'remove', 'delete', 'merge', 'split', 'rebase', 'commit', 'push',
-  'pull', 'clone', 'fetch', 'open', 'close', 'read', 'load', 'save', 'share', 'post', 'reply', 'respond', 'answer', 'explain', 'teach',
-  'guide', 'help', 'coach', 'research', 'collect', 'gather', 'scrape', 'crawl', 'enrich', 'score', 'rank', 'classify', 'cluster',
-  'segment', 'detect', 'recommend', 'suggest', 'propose', 'decide', 'choose', 'select', 'prioritize', 'prioritise', 'graduate',
-  'populate', 'fill', 'cascade', 'onboard', 'host', 'serve', 'expose', 'wrap', 'mock', 'stub', 'benchmark', 'tune', 'size', 'price',
-  'synthesize', 'synthesise', 'execute', 'get', 'keep', 'handle', 'process', 'improve', 'reduce', 'increase', 'master', 'port',
-  'conduct', 'provide', 'escalate', 'discover', 'learn',
-]);
-/** Words a job clause of the line may hold at most. */
-const JOB_WORDS = 12;
-/** Where a job clause ends, however short: a dash or a colon starts a list of what it covers. */
-const JOB_END = /\s+(?:--|[–—-])\s+|\s*:\s+/u;
-
 /**
- * The job of a skill in its own first sentence, as the line another skill's description adds to
- * send its requests there: "To extract text and tables from PDF files, use pdf-extract.", "When
- * building data-oriented games, use unity-ecs-patterns.", "For cheminformatics with RDKit, use
- * rdkit." (Chinese: "涉及…时，请使用 …。"). Null when the first sentence is no job (an instruction,
- * a trigger list) or too long to cut at a clause: the caller falls back to distinguishing words.
+ * The first sentence of a skill's description that is a job, not an instruction or a trigger
+ * list, as a request: without who asks ("Use when the user asks to"), "Use PROACTIVELY for", a
+ * subject that names the skill, or the quotes of a quoted request. Null when there is none.
  */
-export function jobLine(self: Pick<SkillDoc, 'description'>, other: SkillDoc): string | null {
-  const first = fragments(other, SENTENCE_END).description.find((s) => !NOT_A_REQUEST.test(s));
+export function openingJob(doc: SkillDoc): string | null {
+  const first = fragments(doc, SENTENCE_END).description.find((s) => !NOT_A_REQUEST.test(s));
   if (!first) return null;
   const opening = asRequest(first.replace(PROACTIVELY, ''));
-  let job = withoutNamedSubject(quotedRequest(opening) ?? opening, other.name);
-  if (hasCjk(job)) {
-    if (!hasCjk(self.description)) return null;
-    // A persona's title at the end ("…运营专家") names who, not what.
-    const clause = tidy((job.replace(/[。！？；]+$/u, '').split(/[，；：:]|\s*[—–]+\s*|\s+-\s+/u)[0] ?? '').replace(/(?:专家|助手|顾问)$/u, ''));
-    return clause.length >= 2 && clause.length <= 24 ? `涉及${clause}时，请使用 ${other.name}。` : null;
-  }
-  if (hasCjk(self.description)) return null;
-  job = tidy((headClause(job) ?? job).replace(/[.!?]+$/u, ''));
-  const dash = JOB_END.exec(job);
-  if (dash && wordCount(job.slice(0, dash.index)) >= 2) job = tidy(job.slice(0, dash.index));
-  if (/^\//u.test(job)) return null; // a slash command's title ("/em -postmortem — …") is no job
-  if (wordCount(job) > JOB_WORDS) {
-    const cut = tidy(job.split(/(?<=[,;])\s+|\s+[–—-]\s+/u)[0].replace(/[,;]$/u, ''));
-    if (wordCount(cut) > JOB_WORDS || wordCount(cut) < MIN_WORDS) return null;
-    job = cut;
-  }
-  if (wordCount(job) < 2) return null;
-  // A persona's opening names no job: "Expert database optimizer specializing in performance
-  // tuning" is for performance tuning; "Expert in monorepo architecture" for monorepo architecture.
-  const persona = /^(?:an?\s+)?expert\b.*?\bspeciali[sz]ing\s+in\s+(.+)$/iu.exec(job);
-  job = persona ? persona[1] : job.replace(/^(?:an?\s+)?expert\s+(?:in\s+)?/iu, '').replace(/^(?:a\s+)?comprehensive\s+/iu, '');
-  // A phrase cut before its object ("… a complete ML pipeline for"), or before a command's
-  // placeholder ("for $ARGUMENTS"), ends on the word before.
-  job = job.replace(/\s*\$[A-Z][A-Z_]*\b/gu, '').replace(/(?:\s+(?:for|of|to|with|and|or|in|on|by|from|into|the|a|an))+$/iu, '');
-  // "Design skill", "Comprehensive design skill": it names the skill, not its job.
-  if (wordCount(job) < 2 || /\bskills?$/iu.test(job)) return null;
-  const user = inUserWords(job);
-  // A capitalised first word is lower-cased inside the line when the skill writes it in lower case
-  // elsewhere ("Fast in-memory DataFrame library"); a name (Google, IBM) keeps its capital.
-  const text = `${other.description}\n${other.body}`;
-  const lower = (s: string) => {
-    const w = /^\p{Lu}\p{Ll}+\b(?!\s+\p{Lu})/u.exec(s)?.[0];
-    return w && new RegExp(`(?<![\\p{L}])${w.toLowerCase()}(?![\\p{L}])`, 'u').test(text) ? w.toLowerCase() + s.slice(w.length) : s;
-  };
-  if (/^I'm\s+/u.test(user)) return `When ${user.replace(/^I'm\s+/u, '')}, use ${other.name}.`;
-  if (/^Help me with\s+/u.test(user)) return `For help with ${user.replace(/^Help me with\s+/u, '')}, use ${other.name}.`;
-  if (/^Help me\s+/u.test(user)) return `To ${user.replace(/^Help me\s+/u, '')}, use ${other.name}.`;
-  const verb = /^(\p{L}[\p{L}-]*)/u.exec(user)?.[1] ?? '';
-  const was = /^(\p{L}[\p{L}-]*)/u.exec(job)?.[1] ?? '';
-  // An imperative opens the job ("Extract text"), or a verb of the third person did ("Keeps
-  // HubSpot current" → "keep …"), not a noun in -ics or -ss ("Cheminformatics toolkit").
-  const converted = verb !== was && !/(?:ics|ss|us|is)$/iu.test(was);
-  if (IMPERATIVES.has(verb.toLowerCase()) || converted) return `To ${verb.toLowerCase()}${user.slice(verb.length)}, use ${other.name}.`;
-  return `For ${lower(job)}, use ${other.name}.`;
+  return withoutNamedSubject(quotedRequest(opening) ?? opening, doc.name);
 }
