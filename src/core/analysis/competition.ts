@@ -257,8 +257,9 @@ export function handOffOf(
   x: Pick<SkillDoc, 'id' | 'description'>,
   y: Pick<SkillDoc, 'id' | 'description'>,
   analyser: (text: string) => string[],
+  hands: HandOffs = handOffs(x, y, analyser),
 ): { first: string; then: string; words: [string, string] } | null {
-  const { xy, yx, mx, my } = handOffs(x, y, analyser);
+  const { xy, yx, mx, my } = hands;
   if (xy.length === yx.length || (xy.length && yx.length)) return null;
   const [first, then, terms, makes] = xy.length ? [x, y, xy, mx] : [y, x, yx, my];
   const thing = makes.get(terms[0])!;
@@ -266,7 +267,9 @@ export function handOffOf(
 }
 
 /** What each of two descriptions makes that the other says it works from (terms), and what each makes. */
-function handOffs(x: Pick<SkillDoc, 'description'>, y: Pick<SkillDoc, 'description'>, analyser: (text: string) => string[]) {
+type HandOffs = { xy: string[]; yx: string[]; mx: Map<string, string>; my: Map<string, string> };
+
+function handOffs(x: Pick<SkillDoc, 'description'>, y: Pick<SkillDoc, 'description'>, analyser: (text: string) => string[]): HandOffs {
   const tx = thingsOf(x.description, TAKES, analyser);
   const mx = thingsOf(x.description, MAKES, analyser);
   const ty = thingsOf(y.description, TAKES, analyser);
@@ -281,8 +284,13 @@ function handOffs(x: Pick<SkillDoc, 'description'>, y: Pick<SkillDoc, 'descripti
  * Markdown and Markdown to Word; a storyboard from a screenplay and a screenplay from a
  * storyboard). Two jobs, each description saying its direction: not one job to merge.
  */
-export function oppositeWays(x: Pick<SkillDoc, 'description'>, y: Pick<SkillDoc, 'description'>, analyser: (text: string) => string[]): boolean {
-  const { xy, yx } = handOffs(x, y, analyser);
+export function oppositeWays(
+  x: Pick<SkillDoc, 'description'>,
+  y: Pick<SkillDoc, 'description'>,
+  analyser: (text: string) => string[],
+  hands: HandOffs = handOffs(x, y, analyser),
+): boolean {
+  const { xy, yx } = hands;
   return xy.length > 0 && yx.length > 0;
 }
 
@@ -512,10 +520,12 @@ export function judgeCompetition(
   // Two skills named for different things (Excel and Word, POSIX sh and ShellCheck): two jobs.
   if (namedForDifferentThings(x, y, analyser, (t) => profiles.idfOf(t) >= Math.log(1 + profiles.size / Math.max(3, profiles.size * DIFFERENT_THINGS_DF)))) return null;
   // Two steps of one piece of work (plan, then execute; save, then restore): not one job to merge.
-  const order = sequenceOf(x, y) ?? handOffOf(x, y, analyser);
+  // What each description makes and works from, read once for both questions below.
+  const hands = handOffs(x, y, analyser);
+  const order = sequenceOf(x, y) ?? handOffOf(x, y, analyser, hands);
   if (order) return { kind: 'sequence', ...order };
   // Two converters the opposite ways (Word to Markdown, Markdown to Word): two jobs.
-  if (oppositeWays(x, y, analyser)) return null;
+  if (oppositeWays(x, y, analyser, hands)) return null;
   // Each body names the other: whoever wrote them drew a line between two jobs. Of the 185 judged
   // corpus pairs (bench/pairs), 11 name each other so, and none of them is one job twice (6 are
   // siblings; the 6 tune pairs decided it, the held-out 5 agree).

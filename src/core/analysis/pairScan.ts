@@ -511,18 +511,19 @@ class Scan {
     const suggestions: Record<string, string> = {};
     // One skill listed twice is fixed by keeping one: a line sending each to the other is no fix.
     const twice = verdict.kind === 'near-duplicate' && verdict.twice;
-    for (const [self, other] of twice ? [] : ([[a, b], [b, a]] as const)) {
+    const lineFor = (self: SkillDoc, other: SkillDoc): string | null => {
       // A step's line says which step comes before or after it (the message asks for that).
-      const line =
-        verdict.kind === 'sequence'
-          ? sequenceLine(self, other, verdict.first === self.id, verdict.words)
-          // A variant leads with its platform; a task skill sends the umbrella what the umbrella
-          // covers beyond it (its words), not the umbrella's whole job, which includes its own.
-          : verdict.kind === 'variant' || (verdict.kind === 'umbrella' && verdict.task === self.id)
-            ? useOtherLine(self, other, profiles, analyser, lead(other))
-            // The other's job in its own first sentence reads as a person writes it; the words that
-            // set it apart are the fallback (a list of fragments). None when no word sets it apart.
-            : ((words) => words && (jobLine(self, other) ?? words))(useOtherLine(self, other, profiles, analyser));
+      if (verdict.kind === 'sequence') return sequenceLine(self, other, verdict.first === self.id, verdict.words);
+      const words = useOtherLine(self, other, profiles, analyser, lead(other));
+      // A variant leads with its platform; a task skill sends the umbrella what the umbrella
+      // covers beyond it (its words), not the umbrella's whole job, which includes its own.
+      if (verdict.kind === 'variant' || (verdict.kind === 'umbrella' && verdict.task === self.id)) return words;
+      // The other's job in its own first sentence reads as a person writes it; the words that set
+      // it apart are the fallback (a list of fragments). None when no word sets it apart.
+      return words && (jobLine(self, other) ?? words);
+    };
+    for (const [self, other] of twice ? [] : ([[a, b], [b, a]] as const)) {
+      const line = lineFor(self, other);
       if (line) suggestions[self.id] = line;
     }
     return {
