@@ -250,6 +250,24 @@ async function runUi() {
     await page.keyboard.press('Enter');
   };
   const openFileQuick = (rel) => quickInput('Control+P', rel, rel.split('/')[0]);
+  /**
+   * Hovers the editor words `text` until the hover holds `message`. A hover begun while the editor
+   * re-renders its lines can be lost (CI waited 120 s for one twice): as a user would, move away
+   * and hover again, a bounded number of times.
+   */
+  const hoverShows = async (text, message) => {
+    const hover = page.locator('.monaco-hover-content', { hasText: message }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.locator('.monaco-editor .view-line span', { hasText: text }).first().hover();
+      try {
+        await hover.waitFor({ timeout: 15_000 });
+        return;
+      } catch (err) {
+        if (attempt === 4) throw err;
+        await page.mouse.move(5, 450);
+      }
+    }
+  };
   await step('opening csv-tidy/SKILL.md shows the near-duplicate squiggle on the description line', async () => {
     await openFileQuick('csv-tidy/SKILL.md');
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor();
@@ -273,20 +291,8 @@ async function runUi() {
     }, undefined, { timeout: 60_000 });
   });
   await step('hovering the squiggle shows the message naming the twin', async () => {
-    // The squiggle is drawn under the text; hover the words it underlines. A hover begun while the
-    // editor re-renders its lines can be lost (CI once waited 120 s for it): as a user would, move
-    // away and hover again.
-    const hover = page.locator('.monaco-hover-content', { hasText: 'Near-duplicate of "csv-cleaner"' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.locator('.monaco-editor .view-line span', { hasText: 'Clean messy CSV' }).first().hover();
-      try {
-        await hover.waitFor({ timeout: 15_000 });
-        break;
-      } catch (err) {
-        if (attempt === 4) throw err;
-        await page.mouse.move(5, 450);
-      }
-    }
+    // The squiggle is drawn under the text; hover the words it underlines.
+    await hoverShows('Clean messy CSV', 'Near-duplicate of "csv-cleaner"');
   });
   await shot('2-near-duplicate-hover.png');
   // The query panel (a webview: its page sits in iframe#active-frame inside iframe.webview).
@@ -436,8 +442,7 @@ async function runUi() {
     // Opened as a buffer: the server checks it whether or not the file watcher saw it appear.
     await openFileQuick('docx-edit/SKILL.md');
     await page.locator('.monaco-editor .squiggly-error').first().waitFor();
-    await page.locator('.monaco-editor .view-line span', { hasText: 'headings, styles' }).first().hover();
-    await page.locator('.monaco-hover-content', { hasText: "the description contains ': ', which YAML reads as a nested key" }).first().waitFor();
+    await hoverShows('headings, styles', "the description contains ': ', which YAML reads as a nested key");
     await shot('6-yaml-error.png');
     await page.locator('.monaco-editor .view-line span', { hasText: 'headings, styles' }).first().click();
     await page.keyboard.press('Escape');
