@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { judgePair, SkillProfiles } from '../../src/core/analysis/conflicts';
-import { detectFacets, facetMismatches, isUmbrella, mentionsSkill, mentionsSkillLower } from '../../src/core/analysis/facets';
+import { detectFacets, facetMismatches, isUmbrella, mentionsSkill, mentionsSkillLower, sendsToLower } from '../../src/core/analysis/facets';
 import { createSkillService } from '../../src/core/route/skillService';
 import type { SkillDoc } from '../../src/core/types';
 import { analyse } from '../../src/core/text/analyse';
@@ -52,6 +52,18 @@ describe('facets', () => {
     assert.ok(mentionsSkill('Not for text: use PDF-Extract instead.', 'pdf-extract'), 'either side may be in capitals');
     assert.ok(mentionsSkillLower('not for text: use pdf-extract instead.', 'PDF-Extract'), 'the name is lower-cased, the text taken as it is');
     assert.ok(!mentionsSkillLower('use pdf-extractor', 'pdf-extract'), 'a longer word is not the name');
+  });
+
+  it('a one-word name counts as sent to when it follows "use", alone or last of a list of names', () => {
+    assert.ok(!mentionsSkillLower('for ibm hardware use qiskit.', 'qiskit'), 'too short a name to count as a mention');
+    assert.ok(sendsToLower('for ibm hardware use qiskit; for quantum ml use pennylane.', 'qiskit'));
+    assert.ok(sendsToLower('for larger-than-ram data use dask or vaex.', 'vaex'));
+    assert.ok(sendsToLower('use polars, dask, or vaex for big tables', 'vaex'));
+    assert.ok(sendsToLower('for advanced control, use rdkit directly.', 'RDKit'), 'the name is lower-cased');
+    assert.ok(!sendsToLower('use the pandas api to reshape frames', 'pandas'), 'a word after "the" is a thing, not a skill sent to');
+    assert.ok(!sendsToLower('use qiskit-aer for noise', 'qiskit'), 'a longer word is not the name');
+    assert.ok(!sendsToLower('reuse qiskit circuits', 'qiskit'), '"use" must be its own word');
+    assert.ok(!sendsToLower('builds quantum circuits with qiskit', 'qiskit'), 'a name without "use" before it is a topic');
   });
 });
 

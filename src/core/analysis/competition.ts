@@ -19,7 +19,7 @@
 import type { SkillDoc } from '../types';
 import type { SkillProfiles } from './conflicts';
 import { nameKey } from './copies';
-import { detectFacets, facetMismatches, mentionsSkillLower, type FacetFamily } from './facets';
+import { detectFacets, facetMismatches, mentionsSkillLower, sendsToLower, type FacetFamily } from './facets';
 import { DEFAULT_COMPETITION, type CompetitionOptions } from './scanRun';
 import type { EvidenceRequest, ProbeDirection, ScopedRanking, Verdict } from './types';
 
@@ -460,7 +460,8 @@ export function judgeCompetition(
   if (!px || !py) return null;
   const named =
     mentionsSkillLower(px.lowerDescription, y.name) || mentionsSkillLower(py.lowerDescription, x.name) ||
-    (px.folder !== py.folder && (mentionsSkillLower(px.lowerDescription, py.folder) || mentionsSkillLower(py.lowerDescription, px.folder)));
+    (px.folder !== py.folder && (mentionsSkillLower(px.lowerDescription, py.folder) || mentionsSkillLower(py.lowerDescription, px.folder))) ||
+    sendsToLower(px.lowerDescription, y.name) || sendsToLower(py.lowerDescription, x.name);
   if (named) return null;
   const xy = direction(rx, x.id, y.id);
   const yx = direction(ry, y.id, x.id);

@@ -254,6 +254,19 @@ export function mentionsSkill(text: string, name: string): boolean {
   return mentionsSkillLower(text.toLowerCase(), name);
 }
 
+/**
+ * Whether a lower-cased description sends requests to a skill whose one-word name is too short
+ * for `mentionsSkillLower` to count as a name: the name after "use", alone or last in a list of
+ * names ("for IBM hardware use qiskit", "use dask or vaex", "use rdkit directly"). "use the
+ * pandas API" does not send to a skill named pandas.
+ */
+export function sendsToLower(lowerText: string, name: string): boolean {
+  const n = name.toLowerCase().trim();
+  if (n.length < 3 || !/^[\p{L}\p{N}]+$/u.test(n) || !lowerText.includes(n)) return false;
+  const item = '[\\p{L}\\p{N}][\\p{L}\\p{N}.-]*';
+  return new RegExp(`(?<![\\p{L}])use (?:${item}(?:, or |, and |, | or | and ))*${n}(?![\\p{L}\\p{N}-])`, 'u').test(lowerText);
+}
+
 /** `mentionsSkill` for a text already lower-cased (a profile's `lowerDescription`): every pair judgement asks it four times. */
 export function mentionsSkillLower(lowerText: string, name: string): boolean {
   const n = name.toLowerCase().trim();
