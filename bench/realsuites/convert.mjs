@@ -469,6 +469,99 @@ const LIBRARIES = [
       });
     },
   },
+  {
+    name: 'z80',
+    repo: 'IgnacioMonge/z80-skills',
+    commit: '76b5bdb7bda6c891f6079d9faaecaa6bc467a909',
+    skillLang: 'en',
+    lang: () => 'es',
+    tests: ['evals/routing.jsonl'],
+    rules: [
+      '`evals/routing.jsonl` (`{id, kind, schema, prompt, expected: {route}}`; the answer schema `evals/schemas/routing-result.schema.json` lets the model pick exactly one of the eight skills): `expected.route` → positive (k=1). `kind` (`direct`, `indirect`, `negative`, `ambiguous`) kept.',
+      '`kind: direct` prompts name the skill (`Usa $audit-z80 ...`). `kind: negative` cases are requests that no Z80 specialist should take: the authors expect the generic `workflow` skill (a SKILL.md of the library), so they are positives for `workflow`, not no-skill negatives. `route-z80` is the library\'s own dispatcher; the one `ambiguous` case expecting it is a positive for it.',
+      'All queries are Spanish (Latin script): direction `es2en`; the skill descriptions are English.',
+      '`evals/evidence.jsonl` and `evals/fixtures/` test what a skill does once chosen: not used.',
+    ],
+    parse(_read, _files, text) {
+      const src = 'evals/routing.jsonl';
+      return text(src)
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l))
+        .map((c) => ({ id: c.id, query: c.prompt, skills: [c.expected.route], source: src, extra: { kind: c.kind } }));
+    },
+  },
+  {
+    name: 'gtm',
+    repo: 'getcargohq/gtm-skills',
+    commit: '08979f922a2e178e38e5e8b03b81e23d8d8aa812',
+    skillLang: 'en',
+    tests: ['evals/routing.jsonl'],
+    rules: [
+      '`evals/routing.jsonl` (`{prompt, expect, why?}` per line, `//` comment lines skipped; no ids: `routing#N` by position among the cases; run in CI by the sibling repository\'s `routing-eval.ts --skills-root .`, "every trigger phrase must route to its own skill"): `expect` → positive (k=1). `why` kept.',
+      'The section headed `// --- cookbooks: the one-off / deployed seam` pins two pairs the authors name in that comment (`tam-building` / `build-tam-list`, `account-scoring` / `score-leads`: "the same words describe both"; CONTRIBUTING.md asks for "one that must reach the one-off sibling instead"): in that section a positive for one of the four gets the other of its pair as `not`, and `section: cookbooks` is kept. The authors state no negatives.',
+    ],
+    parse(_read, _files, text) {
+      const src = 'evals/routing.jsonl';
+      const pair = { 'tam-building': 'build-tam-list', 'build-tam-list': 'tam-building', 'account-scoring': 'score-leads', 'score-leads': 'account-scoring' };
+      const rows = [];
+      let cookbooks = false;
+      for (const line of text(src).split('\n')) {
+        if (/^\/\/ --- cookbooks/.test(line)) cookbooks = true;
+        if (!line.trim() || line.startsWith('//')) continue;
+        const c = JSON.parse(line);
+        const id = `routing#${rows.length + 1}`;
+        const not = cookbooks && pair[c.expect] ? [pair[c.expect]] : [];
+        rows.push({ id, query: c.prompt, skills: [c.expect], not, source: src, extra: { ...(c.why ? { why: c.why } : {}), ...(cookbooks ? { section: 'cookbooks' } : {}) } });
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'idaibin',
+    repo: 'idaibin/skills',
+    commit: '5573877c2df129a3cf6115d6a8ec60802b36b5bc',
+    skillLang: 'en',
+    tests: ['evals/skill-routing-cases.json'],
+    rules: [
+      '`evals/skill-routing-cases.json` (`{id, skill, class, prompt, expected_owner, expected_outcome, expected_stop?, capability_id?}`, checked by `scripts/run-skill-routing-evals.py`): every case → positive for `expected_owner` (k=1).',
+      '`class: boundary` cases (`expected_outcome: reroute`) are posed to `skill` and must be rerouted to another owner (the runner rejects a boundary case whose owner is `skill`): that `skill` becomes the positive\'s `not`. `class: critical-stop` cases still route to their owner, which must then stop (`expected_stop` kept); `class`, `expected_outcome` and `capability_id` kept.',
+      'The authors\' runner scores these prompts with their own deterministic catalog search (`scripts/search-skills.py`), and `evals/skill-routing-baseline.json` (56/56 passed) is that run: the baseline is not used, and the prompts were written against that search, so they may echo the catalog\'s vocabulary closely.',
+    ],
+    parse(read) {
+      const src = 'evals/skill-routing-cases.json';
+      return read(src).cases.map((c) => ({
+        id: c.id,
+        query: c.prompt,
+        skills: [c.expected_owner],
+        not: c.class === 'boundary' && c.skill !== c.expected_owner ? [c.skill] : [],
+        source: src,
+        extra: { class: c.class, expected_outcome: c.expected_outcome, ...(c.expected_stop ? { expected_stop: c.expected_stop } : {}), ...(c.capability_id ? { capability_id: c.capability_id } : {}) },
+      }));
+    },
+  },
+  {
+    name: 'hengmu',
+    repo: 'liyanqing90/codex-architecture-governance',
+    commit: 'f3103a5fe4bac90b87518e626fdfd979470a8d94',
+    skillLang: 'en',
+    tests: ['evals/cases.yaml'],
+    rules: [
+      '`evals/cases.yaml` (per skill five cases `{id, skill, kind, prompt, expected: {activates, outcome}}`, `kind` one of `direct`, `indirect`, `incomplete`, `negative`, `edge`): `activates: true` → positive for `skill` (k=1); `activates: false` (the nine `negative` cases) → negative `not: [skill]`, with the authors\' `outcome` kept (it sometimes names the skill that should answer instead, e.g. "Routes a single-repository review to the project audit"). `kind` kept.',
+      '`evals/routing.yaml` restates `expected_skill` for ten of these ids: same labels, not read separately. `hengmu` is the plugin\'s public entry point that routes to the focused skills; `maintainer/skills/architecture-knowledge-curator` is a maintainer skill with no case, still a SKILL.md of the repository and so in `library/`.',
+      'One case (`solution-edge`) is Chinese: direction `zh2en`.',
+    ],
+    parse(_read, _files, text) {
+      const src = 'evals/cases.yaml';
+      return yaml.load(text(src)).cases.map((c) =>
+        c.expected.activates === true
+          ? { id: c.id, query: c.prompt, skills: [c.skill], source: src, extra: { kind: c.kind } }
+          : c.expected.activates === false
+            ? { id: c.id, query: c.prompt, not: [c.skill], source: src, extra: { kind: c.kind, outcome: c.expected.outcome } }
+            : { id: c.id, source: src, drop: `activates is ${c.expected.activates}` },
+      );
+    },
+  },
 ];
 
 function convert(lib) {
