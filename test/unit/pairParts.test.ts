@@ -217,6 +217,15 @@ describe('closeness and suite siblings', () => {
     const helm = doc('s/helm-release', 'helm-release', 'Ship a release to Kubernetes with Helm and roll it back.');
     const k8s = doc('s/k8s-deploy', 'k8s-deploy', 'Deploy services to Kubernetes with Helm charts and roll back a release.');
     assert.equal(saysItsOwnJobFirst(helm, k8s, words), false, 'Helm and release are in both first sentences');
+    // A product name is one word: MySQL does not say SQL; a name word may be two words written apart.
+    const mysql = doc('s/arm-mysql-dotnet', 'azure-resource-manager-mysql-dotnet', 'Azure MySQL Flexible Server .NET SDK. Manage MySQL servers.');
+    const sql = doc('s/arm-sql-dotnet', 'azure-resource-manager-sql-dotnet', '.NET SDK for Azure SQL with Azure Resource Manager. Manage SQL databases.');
+    assert.equal(saysItsOwnJobFirst(mysql, sql, words), true, 'each says its own product first');
+    const mysqlToo = doc('s/arm-sql-dotnet', 'azure-resource-manager-sql-dotnet', '.NET SDK for Azure SQL and MySQL Flexible Server.');
+    assert.equal(saysItsOwnJobFirst(mysql, mysqlToo, words), false, 'one first sentence says both products');
+    const core = doc('s/containerize-aspnetcore', 'containerize-aspnetcore', 'Containerize an ASP.NET Core project by creating a Dockerfile.');
+    const framework = doc('s/containerize-aspnet-framework', 'containerize-aspnet-framework', 'Containerize an ASP.NET .NET Framework project by creating a Dockerfile.');
+    assert.equal(saysItsOwnJobFirst(core, framework, words), true, 'ASP.NET Core is the name word aspnetcore');
     assert.equal(firstSentence('Instrument Node.js apps with traces. Use when...'), 'Instrument Node.js apps with traces.');
     assert.equal(presentsAsUmbrella(doc('a/pdf-router', 'pdf-router', 'Send PDF work on.')), true);
     assert.equal(presentsAsUmbrella(doc('a/shopify-apps', 'shopify-apps', 'Shopify apps with React Router and App Bridge.')), false);

@@ -311,12 +311,45 @@ export function saysItsOwnJobFirst(x: SkillDoc, y: SkillDoc, analyser: (text: st
   // authors' words for one job (csv-cleaner, tabular-data-cleanup), and their first sentences
   // differ by synonyms, not by jobs.
   if (![...nx].some((t) => ny.has(t))) return false;
-  const fx = new Set(analyser(firstSentence(x.description)));
-  const fy = new Set(analyser(firstSentence(y.description)));
+  const fx = firstWords(firstSentence(x.description), analyser);
+  const fy = firstWords(firstSentence(y.description), analyser);
   // A word of its own name in its first sentence that the other's first sentence lacks.
-  const own = (mine: Set<string>, theirs: Set<string>, first: Set<string>, other: Set<string>) =>
-    [...mine].some((t) => !theirs.has(t) && first.has(t) && !other.has(t));
-  return own(nx, ny, fx, fy) && own(ny, nx, fy, fx);
+  const own = (name: string, theirs: Set<string>, first: SentenceWords, other: SentenceWords) =>
+    name
+      .toLowerCase()
+      .split(/[-_\s]+/)
+      .some((w) => {
+        const t = analyser(w)[0];
+        return t !== undefined && !GENERIC_NAME_WORDS.has(t) && !theirs.has(t) && says(first, t, w) && !says(other, t, w);
+      });
+  return own(x.name, ny, fx, fy) && own(y.name, nx, fy, fx);
+}
+
+/** A sentence's words as wholes (MySQL stays mysql, not also sql) and its neighbouring words joined (ASP.NET Core: aspnetcore). */
+interface SentenceWords {
+  whole: Set<string>;
+  joined: Set<string>;
+}
+
+function firstWords(sentence: string, analyser: (text: string) => string[]): SentenceWords {
+  const words = sentence.toLowerCase().match(/[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu) ?? [];
+  const whole = new Set<string>();
+  for (const w of words) {
+    const t = analyser(w)[0];
+    if (t !== undefined) whole.add(t);
+  }
+  const bare = words.map((w) => w.replace(/\./g, ''));
+  const joined = new Set<string>();
+  for (let i = 0; i + 1 < bare.length; i++) {
+    joined.add(bare[i] + bare[i + 1]);
+    if (i + 2 < bare.length) joined.add(bare[i] + bare[i + 1] + bare[i + 2]);
+  }
+  return { whole, joined };
+}
+
+/** Whether a sentence says a name word: as a whole word (`term`, analysed) or as neighbouring words written together (`raw`). */
+function says(s: SentenceWords, term: string, raw: string): boolean {
+  return s.whole.has(term) || s.joined.has(raw);
 }
 
 /** Words with which a skill presents itself as an umbrella over others: a router, an index, a bundle. */
