@@ -81,7 +81,7 @@ const SEARCH_OUTPUT = {
   set: z.array(ANSWER_SKILL).describe('The skills to use together for this request, best first.'),
   others: z.array(ANSWER_SKILL).describe('Other relevant skills, in rank order.'),
   readAs: z.string().optional(),
-  unread: z.string().optional().describe('The script most of the request is in when the router reads none of it (Hangul, Thai, ...): the answer matched its other words only.'),
+  unread: z.string().optional().describe('The script or language most of the request is in when the router reads none of it (Hangul, Thai, Spanish, ...): the answer matched its other words only.'),
   library: z.string(),
   wordsOnly: z
     .object({ embedded: z.number().int(), total: z.number().int() })

@@ -59,7 +59,7 @@ export interface SkillAnswer {
   others: AnswerSkill[];
   /** How a request with Chinese in it was read in English (`RouteResult.readAs`). */
   readAs?: string;
-  /** The script most of the request is in when the router reads none of it (`RouteResult.unread`). */
+  /** The script or language most of the request is in when the router reads none of it (`RouteResult.unread`). */
   unread?: string;
 }
 
@@ -89,7 +89,7 @@ export function shapeAnswer(result: RouteResult, opts: ShapeOptions): SkillAnswe
   if (match === 'none') {
     // The router cannot say that no skill fits a request it does not read: it says so instead.
     const message = result.unread
-      ? `The router does not read ${result.unread}, the script of most of this request, and none of its other words is in a skill: decide from the skill list yourself.`
+      ? `The router does not read ${result.unread}, in which most of this request is written, and none of its other words is in a skill: decide from the skill list yourself.`
       : 'No skill in this library fits this request: go ahead without one.';
     return { ...base, match, message, set: [], others: [] };
   }

@@ -94,7 +94,8 @@ export interface RouteResult {
   readAs?: string;
   /**
    * The script most of the request is written in when Skill Router reads none of it (no encoder
-   * language, no dictionary bridge: Hangul, Thai, Japanese kana, ...): only its other words were
+   * language, no dictionary bridge: Hangul, Thai, Japanese kana, ...), or the language of a request
+   * in Latin letters whose function words are not English (Spanish, German, ...): only its other words were
    * matched, so `match` is never `none` while a skill shares a word with it (the engine cannot say
    * no skill fits a request it cannot read; the best is a weak answer). Absent otherwise.
    */

@@ -135,7 +135,7 @@ export interface RouteResponse {
   timings: { embedMs: number; denseMs: number; lexicalMs: number; fuseMs: number; rerankMs: number; totalMs: number };
   /** How the Chinese-English bridge read a request with Chinese in it (absent otherwise). */
   readAs?: string;
-  /** The script most of the request is in when Skill Router reads none of it (`RouteResult.unread`). */
+  /** The script or language most of the request is in when Skill Router reads none of it (`RouteResult.unread`). */
   unread?: string;
   /**
    * The skills the router judges to be needed together (the first `size` results of the top

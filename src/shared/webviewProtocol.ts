@@ -16,7 +16,7 @@ import type { ListingGap } from '../core/reach/gapReasons';
 export const MAX_QUERY_LENGTH = 2000;
 /** The bridged English of a request (a Chinese character often becomes a word of several letters). */
 export const MAX_READ_AS_LENGTH = MAX_QUERY_LENGTH * 8;
-/** A script's name (`RouteSummary.unread`). */
+/** A script's or language's name (`RouteSummary.unread`). */
 export const MAX_UNREAD_LENGTH = 64;
 /** Most results one request may ask for. */
 export const MAX_K = 50;
@@ -139,7 +139,7 @@ export interface RouteSummary {
   totalMs: number;
   /** How the Chinese-English bridge read the request, when it has Chinese in it. */
   readAs?: string;
-  /** The script most of the request is in when Skill Router reads none of it (Hangul, Thai, ...). */
+  /** The script or language most of the request is in when Skill Router reads none of it (Hangul, Thai, Spanish, ...). */
   unread?: string;
   set?: PanelSet;
   /** How well the library answers the request; `none`: no skill in it fits. Absent: not judged. */

@@ -263,6 +263,22 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.equal(((await route('what is the weather in Paris')) as { unread?: string }).unread, undefined);
   });
 
+  it('a request in another language written in Latin letters: the same, named for its language', async () => {
+    // Spanish: only "CSV" is read, and the relevance model puts csv-cleaner under the floor.
+    const q = 'Limpia este archivo CSV: corrige la codificación de los caracteres y quita las filas que están duplicadas';
+    const r = (await route(q)) as Routed & { unread?: string };
+    assert.equal(r.unread, 'Spanish');
+    assert.equal(r.results[0].id, 'csv-cleaner');
+    assert.ok((r.results[0].scores.relevance ?? 1) < 0.12, `under the floor on its own: ${JSON.stringify(r.results[0].scores)}`);
+    assert.equal(r.match, 'weak');
+    assert.deepEqual(r.set?.ids, ['csv-cleaner']);
+    assert.match(await run(q, false), /^Most of this request is in Spanish, which Skill Router does not read .*only its other words were matched/);
+    // The weather in Spanish reaches no skill by any word: no skill fits, and the note says why.
+    const weather = (await route('¿Qué tiempo hará mañana en Madrid para ir a la playa?')) as Routed & { unread?: string };
+    assert.equal(weather.unread, 'Spanish');
+    assert.equal(weather.match, 'none');
+  });
+
   it('keeps the skills relevant for requests they are about, in the same words or in others', async () => {
     const tool = await route('define a tool for my agent with the Copilot SDK');
     assert.equal(tool.results[0].id, 'agent-sdk-tools');

@@ -10,6 +10,7 @@ import { LexicalIndex } from '../../src/core/index/lexicalIndex';
 import { parseSkill } from '../../src/core/parse/skillDoc';
 import { splitPassages } from '../../src/core/text/passages';
 import { Translator } from '../../src/core/text/translator';
+import { otherLatinLanguage } from '../../src/core/text/language';
 import { skill } from '../helpers/fakes';
 
 const doc = (id: string, text: string) => parseSkill({ id, path: `${id}/SKILL.md`, folderName: id }, text, ['spec']);
@@ -40,6 +41,21 @@ describe('requests the encoder cannot read', () => {
     assert.equal(unreadRequest('帮我从扫描的发票中提取表格', 'help extract table from scanned invoice'), null, 'read through the bridge');
     assert.equal(unreadRequest('帮我从扫描的发票中提取表格', null), null, 'Chinese is read by its words even where the bridge reads none');
     assert.equal(unreadRequest('このファイルをテキストに変換してください', null), 'Japanese kana');
+  });
+
+  it('a request in Latin letters whose function words are another language\'s is named for that language', () => {
+    assert.equal(unreadRequest('Revisa si la ISR corrompe registros y si las llamadas respetan el ABI. Quiero un informe, no cambios.', null), 'Spanish');
+    assert.equal(unreadRequest('Limpia este archivo CSV: corrige la codificación y quita las filas que están duplicadas', null), 'Spanish', 'not Galician, whose list holds the same words');
+    assert.equal(otherLatinLanguage('Corrige le bug dans la fonction de connexion et ajoute un test'), 'French');
+    assert.equal(otherLatinLanguage('Erstelle eine neue Komponente für das Formular und schreibe Tests dafür'), 'German');
+    assert.equal(otherLatinLanguage('Limpe este arquivo CSV e remova as linhas duplicadas que estão no final'), 'Portuguese');
+    // English, however technical, and too little to tell, are not.
+    assert.equal(unreadRequest('Set up de-duplication for the CSV import and add a test for it', null), null);
+    assert.equal(otherLatinLanguage('Build a REST API in Go with a Postgres database and deploy it'), null);
+    assert.equal(otherLatinLanguage('la pila de SDK'), null, 'under four words');
+    assert.equal(otherLatinLanguage('fix la casa del SDK client and add the retry for it'), null, 'more English function words than Spanish');
+    assert.equal(otherLatinLanguage('请 limpia este archivo para que no tenga las filas duplicadas de la tabla'), 'Spanish', 'Latin letters are most of its letters');
+    assert.equal(otherLatinLanguage('帮我把这个文件的编码修好，然后删掉重复的行 que están'), null, 'mostly Chinese: read through the dictionary');
   });
 
   it('routes it on words, saying why, with the same answer as without a model', async () => {

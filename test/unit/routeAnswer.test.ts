@@ -105,7 +105,7 @@ describe('routeAnswer: shapeAnswer', () => {
     const none = shapeAnswer(result([], { unread: 'Hangul' }), { root: ROOT });
     assert.equal(none.match, 'none');
     assert.equal(none.unread, 'Hangul');
-    assert.match(none.message, /^The router does not read Hangul, the script of most of this request, and none of its other words is in a skill: decide from the skill list yourself\.$/);
+    assert.match(none.message, /^The router does not read Hangul, in which most of this request is written, and none of its other words is in a skill: decide from the skill list yourself\.$/);
     const weak = shapeAnswer({ ...ROUTED, match: 'weak', unread: 'Thai' }, { root: ROOT });
     assert.match(answerText(weak), /^\(most of the request is in Thai, which the router does not read: these skills matched its other words only; read their descriptions to judge\)/);
     assert.doesNotMatch(answerText(shapeAnswer({ ...ROUTED, match: 'weak' }, { root: ROOT })), /does not read/);

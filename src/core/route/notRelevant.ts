@@ -28,8 +28,8 @@ export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string;
 }
 
 /**
- * What the CLI, the panel and the MCP tool say of a request mostly in a script Skill Router does
- * not read (`RouteResult.unread`): which words were matched, and what to do to test it.
+ * What the CLI, the panel and the MCP tool say of a request mostly in a script or language Skill
+ * Router does not read (`RouteResult.unread`): which words were matched, and what to do to test it.
  */
 export function unreadNote(script: string, matched: boolean): string {
   const what = `Most of this request is in ${script}, which Skill Router does not read (it reads English, and Chinese through its dictionary)`;

@@ -111,7 +111,7 @@ export interface Ranking {
   match: 'strong' | 'weak' | 'none' | null;
   /** Relevance at or above which a candidate is relevant; null without a relevance model. */
   floor: number | null;
-  /** The script most of the request is in when the engine reads none of it (`unreadRequest`), else null. */
+  /** The script or language most of the request is in when the engine reads none of it (`unreadRequest`), else null. */
   unread: string | null;
   timings: RouteTimings;
 }

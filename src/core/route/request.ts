@@ -7,6 +7,7 @@
  */
 import type { LexicalIndex } from '../index/lexicalIndex';
 import { analyse, hasCjk, stemWord, type Segmenter } from '../text/analyse';
+import { otherLatinLanguage } from '../text/language';
 import type { Association, Familiarity } from '../text/translator';
 import { encoderText, type TextContext } from './skillText';
 import type { FirstStageSettings } from './settings';
@@ -221,11 +222,16 @@ export function unreadScript(text: string, languages: readonly string[] = ['en']
  * The script most of a request is written in when Skill Router reads none of it, or null: under
  * half of its letters are Latin or Chinese characters, the scripts its words are read in (Chinese
  * through its segmenter and dictionary bridge, as `readAs` when the bridge read it). Pasted code
- * and logs do not count.
+ * and logs do not count. A request in Latin letters whose function words are another language's
+ * (`otherLatinLanguage`) gives that language instead: Skill Router reads English words only.
  */
 export function unreadRequest(query: string, readAs: string | null, ctx: TextContext = {}): string | null {
-  const read = readShare(denseQueryText(query, readAs, ctx), ['en', 'zh']);
-  return read.share < 0.5 ? read.unread : null;
+  const text = denseQueryText(query, readAs, ctx);
+  const read = readShare(text, ['en', 'zh']);
+  if (read.share < 0.5) return read.unread;
+  // In Latin letters but another language than English (Spanish, German): only its names and
+  // cognates are read.
+  return readAs === null ? otherLatinLanguage(text) : null;
 }
 
 /** `unreadScript` for a text already read (`readShare`). */
