@@ -226,6 +226,10 @@ describe('closeness and suite siblings', () => {
     const core = doc('s/containerize-aspnetcore', 'containerize-aspnetcore', 'Containerize an ASP.NET Core project by creating a Dockerfile.');
     const framework = doc('s/containerize-aspnet-framework', 'containerize-aspnet-framework', 'Containerize an ASP.NET .NET Framework project by creating a Dockerfile.');
     assert.equal(saysItsOwnJobFirst(core, framework, words), true, 'ASP.NET Core is the name word aspnetcore');
+    // A phrase is not a name: "web page" does not say webpage (a paraphrased twin of a URL skill).
+    const page = doc('s/webpage-markdown-capture', 'webpage-markdown-capture', 'Save any web page as clean Markdown in a real Chrome session.');
+    const url = doc('s/url-to-markdown', 'url-to-markdown', 'Fetch any URL and convert it to Markdown with Chrome.');
+    assert.equal(saysItsOwnJobFirst(page, url, words), false);
     assert.equal(firstSentence('Instrument Node.js apps with traces. Use when...'), 'Instrument Node.js apps with traces.');
     assert.equal(presentsAsUmbrella(doc('a/pdf-router', 'pdf-router', 'Send PDF work on.')), true);
     assert.equal(presentsAsUmbrella(doc('a/shopify-apps', 'shopify-apps', 'Shopify apps with React Router and App Bridge.')), false);

@@ -325,24 +325,29 @@ export function saysItsOwnJobFirst(x: SkillDoc, y: SkillDoc, analyser: (text: st
   return own(x.name, ny, fx, fy) && own(y.name, nx, fy, fx);
 }
 
-/** A sentence's words as wholes (MySQL stays mysql, not also sql) and its neighbouring words joined (ASP.NET Core: aspnetcore). */
+/**
+ * A sentence's words as wholes (MySQL stays mysql, not also sql) and its neighbouring capitalised
+ * words joined, a product's name written apart (ASP.NET Core: aspnetcore; Google Ads: googleads;
+ * not "web page", which is a phrase, not a name).
+ */
 interface SentenceWords {
   whole: Set<string>;
   joined: Set<string>;
 }
 
 function firstWords(sentence: string, analyser: (text: string) => string[]): SentenceWords {
-  const words = sentence.toLowerCase().match(/[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu) ?? [];
+  const words = sentence.match(/[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu) ?? [];
   const whole = new Set<string>();
   for (const w of words) {
-    const t = analyser(w)[0];
+    const t = analyser(w.toLowerCase())[0];
     if (t !== undefined) whole.add(t);
   }
-  const bare = words.map((w) => w.replace(/\./g, ''));
+  const bare = words.map((w) => (/^[\p{Lu}\p{N}]/u.test(w) ? w.replace(/\./g, '').toLowerCase() : null));
   const joined = new Set<string>();
   for (let i = 0; i + 1 < bare.length; i++) {
-    joined.add(bare[i] + bare[i + 1]);
-    if (i + 2 < bare.length) joined.add(bare[i] + bare[i + 1] + bare[i + 2]);
+    if (bare[i] === null || bare[i + 1] === null) continue;
+    joined.add(bare[i]! + bare[i + 1]!);
+    if (i + 2 < bare.length && bare[i + 2] !== null) joined.add(bare[i]! + bare[i + 1]! + bare[i + 2]!);
   }
   return { whole, joined };
 }
