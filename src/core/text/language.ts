@@ -44,12 +44,13 @@ const LANGUAGES: readonly (readonly [keyof typeof stopwords, string])[] = [
 /** Distinct function words of one language a request must use, beyond the English ones it uses. */
 export const MIN_FUNCTION_WORDS = 3;
 
-let lists: { name: string; words: ReadonlySet<string> }[] | null = null;
+/** English stop words, and each other language's that English does not have; made on first use. */
+let lists: { english: ReadonlySet<string>; others: { name: string; words: ReadonlySet<string> }[] } | null = null;
 
-function languageLists(): { name: string; words: ReadonlySet<string> }[] {
+function languageLists(): NonNullable<typeof lists> {
   if (lists) return lists;
   const english = new Set<string>(stopwords.eng);
-  lists = LANGUAGES.map(([code, name]) => ({ name, words: new Set<string>(stopwords[code].filter((w) => !english.has(w))) }));
+  lists = { english, others: LANGUAGES.map(([code, name]) => ({ name, words: new Set<string>(stopwords[code].filter((w) => !english.has(w))) })) };
   return lists;
 }
 
@@ -66,11 +67,11 @@ export function otherLatinLanguage(text: string): string | null {
   if (!letters || latin < 0.5 * letters) return null;
   const words = text.toLowerCase().match(/\p{Script=Latin}{2,}/gu) ?? [];
   if (words.length < 4) return null;
-  const english = new Set<string>(stopwords.eng);
+  const { english, others } = languageLists();
   const en = new Set(words.filter((w) => english.has(w))).size;
   let best: string | null = null;
   let bestCount = 0;
-  for (const { name, words: own } of languageLists()) {
+  for (const { name, words: own } of others) {
     const n = new Set(words.filter((w) => own.has(w))).size;
     if (n > bestCount) {
       best = name;
