@@ -310,6 +310,16 @@ describe('the line that sends requests to the other skill: its job in its own wo
     assert.equal(line('rules', 'Always search tools first. '), null);
     assert.equal(line('design', 'Design skill: brand identity, tokens and slides.'), null, 'it names the skill, not its job');
     assert.equal(line('ml-pipeline', 'Design and implement a complete ML pipeline for $ARGUMENTS, with monitoring and retraining.'), 'To design and implement a complete ML pipeline, use ml-pipeline.');
+    // Too long with no clause to cut at: the job ends before a trailing phrase, never inside a
+    // relative clause; an imperative stays one ("for trading" is no gerund that opens the job).
+    assert.equal(line('preview', 'Generate a concise 4-5 page equity research earnings preview for a single company from the latest transcript.'), 'To generate a concise 4-5 page equity research earnings preview, use preview.');
+    assert.equal(line('backtest', 'Build robust backtesting systems for trading strategies with proper handling of look-ahead bias and transaction costs.'), 'To build robust backtesting systems for trading strategies, use backtest.');
+    assert.equal(line('parallel', 'Use when facing 2+ independent tasks that can be worked on without shared state or sequential dependencies between them.'), null);
+    assert.equal(line('kit', 'Complete development kit for Microsoft 365 Copilot declarative agents.'), 'For development kit for Microsoft 365 Copilot declarative agents, use kit.');
+    assert.equal(line('diagnose', 'Perform a systematic diagnostic scan of an AI workflow.'), 'To perform a systematic diagnostic scan of an AI workflow, use diagnose.');
+    // A cut that leaves what sets the job apart in the tail is no line (the words line follows).
+    const text = doc('a/pdf-text', 'pdf-text', 'Extract text and tables from PDF files and scanned invoices.');
+    assert.equal(jobLine(text, doc('a/pdf-reader', 'pdf-reader', 'Extract text and tables from PDF documents and scanned invoices with Camelot lattice mode and stream mode.')), null);
     // Chinese: the first clause, only in a Chinese description.
     const zhSelf = doc('z/a', 'a', '分析运动数据。');
     assert.equal(jobLine(zhSelf, doc('z/nutrition', 'nutrition', '分析营养数据、识别营养模式，制定饮食计划。')), '涉及分析营养数据、识别营养模式时，请使用 nutrition。');

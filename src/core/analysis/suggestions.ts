@@ -266,19 +266,47 @@ const IMPERATIVES = new Set([
   'segment', 'detect', 'recommend', 'suggest', 'propose', 'decide', 'choose', 'select', 'prioritize', 'prioritise', 'graduate',
   'populate', 'fill', 'cascade', 'onboard', 'host', 'serve', 'expose', 'wrap', 'mock', 'stub', 'benchmark', 'tune', 'size', 'price',
   'synthesize', 'synthesise', 'execute', 'get', 'keep', 'handle', 'process', 'improve', 'reduce', 'increase', 'master', 'port',
-  'conduct', 'provide', 'escalate', 'discover', 'learn',
+  'conduct', 'provide', 'escalate', 'discover', 'learn', 'perform', 'define',
 ]);
 /** Words a job clause of the line may hold at most. */
 const JOB_WORDS = 12;
 /** Where a job clause ends, however short: a dash or a colon starts a list of what it covers. */
 const JOB_END = /\s+(?:--|[–—-])\s+|\s*:\s+/u;
 
+/** Words that open a trailing phrase a job clause can end before ("… earnings preview | for a single company"). */
+const TAIL = /\s+(?:for|with|from|using|via|into|across|within|through|based on|including|such as)\s+/giu;
+
+/**
+ * A long job clause cut before its last trailing phrase that leaves at most `JOB_WORDS` words and
+ * at least four ("Generate a concise 4-5 page equity research earnings preview for a single
+ * company" → "… earnings preview"), or null when no such cut exists or the cut leaves what sets
+ * the job apart from `mine` (the description the line goes into) in the tail: under a third of
+ * its words are new to it ("Extract text and tables from PDF documents | with Camelot" beside a
+ * skill that extracts text and tables from PDF files).
+ */
+function beforeTail(job: string, mine: string): string | null {
+  let best: string | null = null;
+  for (const m of job.matchAll(TAIL)) {
+    const head = tidy(job.slice(0, m.index));
+    const n = wordCount(head);
+    if (n > JOB_WORDS) break;
+    // Not inside a relative clause ("tasks that can be worked | on without ..."): it needs its end.
+    if (n >= 4 && !/\s(?:that|which|who|where)\s/iu.test(head)) best = head;
+  }
+  if (!best) return null;
+  const words = (text: string) => (text.toLowerCase().match(/\p{L}[\p{L}\p{N}-]{2,}/gu) ?? []).map((w) => w.replace(/(?:es|s)$/u, ''));
+  const own = new Set(words(mine));
+  const head = words(best);
+  return head.filter((w) => !own.has(w)).length * 3 >= head.length ? best : null;
+}
+
 /**
  * The job of a skill in its own first sentence, as the line another skill's description adds to
  * send its requests there: "To extract text and tables from PDF files, use pdf-extract.", "When
  * building data-oriented games, use unity-ecs-patterns.", "For cheminformatics with RDKit, use
  * rdkit." (Chinese: "涉及…时，请使用 …。"). Null when the first sentence is no job (an instruction,
- * a trigger list) or too long to cut at a clause: the caller falls back to distinguishing words.
+ * a trigger list) or too long to cut at a clause or before a trailing phrase: the caller falls
+ * back to distinguishing words.
  */
 export function jobLine(self: Pick<SkillDoc, 'description'>, other: SkillDoc): string | null {
   let job = openingJob(other);
@@ -296,20 +324,25 @@ export function jobLine(self: Pick<SkillDoc, 'description'>, other: SkillDoc): s
   if (/^\//u.test(job)) return null; // a slash command's title ("/em -postmortem — …") is no job
   if (wordCount(job) > JOB_WORDS) {
     const cut = tidy(job.split(/(?<=[,;])\s+|\s+[–—-]\s+/u)[0].replace(/[,;]$/u, ''));
-    if (wordCount(cut) > JOB_WORDS || wordCount(cut) < 3) return null;
-    job = cut;
+    const short = wordCount(cut) > JOB_WORDS || wordCount(cut) < 3 ? beforeTail(job, self.description) : cut;
+    if (!short) return null;
+    job = short;
   }
   if (wordCount(job) < 2) return null;
   // A persona's opening names no job: "Expert database optimizer specializing in performance
   // tuning" is for performance tuning; "Expert in monorepo architecture" for monorepo architecture.
   const persona = /^(?:an?\s+)?expert\b.*?\bspeciali[sz]ing\s+in\s+(.+)$/iu.exec(job);
-  job = persona ? persona[1] : job.replace(/^(?:an?\s+)?expert\s+(?:in\s+)?/iu, '').replace(/^(?:a\s+)?comprehensive\s+/iu, '');
+  job = persona ? persona[1] : job.replace(/^(?:an?\s+)?expert\s+(?:in\s+)?/iu, '').replace(/^(?:a\s+)?(?:comprehensive|complete|full|ultimate)\s+(?!(?:the|a|an|your|my|our|this|these|all)\b)/iu, '');
   // A phrase cut before its object ("… a complete ML pipeline for"), or before a command's
   // placeholder ("for $ARGUMENTS"), ends on the word before.
   job = job.replace(/\s*\$[A-Z][A-Z_]*\b/gu, '').replace(/(?:\s+(?:for|of|to|with|and|or|in|on|by|from|into|the|a|an))+$/iu, '');
   // "Design skill", "Comprehensive design skill": it names the skill, not its job.
   if (wordCount(job) < 2 || /\bskills?$/iu.test(job)) return null;
-  const user = inUserWords(job);
+  // An imperative opens the job as a user would say it; only another opening is put in a user's
+  // words ("Build backtesting systems for trading strategies" is no "I'm trading strategies").
+  const opener = /^(\p{L}[\p{L}-]*)/u.exec(job)?.[1]?.toLowerCase() ?? '';
+  // ("Get best practices for developing apps" reads better as "When developing apps").
+  const user = IMPERATIVES.has(opener) && opener !== 'get' ? job : inUserWords(job);
   // A capitalised first word is lower-cased inside the line when the skill writes it in lower case
   // elsewhere ("Fast in-memory DataFrame library"); a name (Google, IBM) keeps its capital.
   const text = `${other.description}\n${other.body}`;
