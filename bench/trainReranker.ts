@@ -10,6 +10,7 @@
  *   node esbuild.mjs --bench && node out/bench/trainReranker.js [--library DIR] [--seed 7]
  *        [--dev ../shared/queries/dev.jsonl | --no-dev] [--out models/reranker] [--check] [--lists FILE.json]
  *        [--no-pool-train] [--adapter DIR] [--realsuites bench/realsuites] [--dev-library ../shared/realsuites/dotnet] [--no-real]
+ *        [--all-tune]   (every tune library of SPLIT.md, not only those the shipped model was fitted on: bench/realLists.ts TRAINED_ON)
  *   node out/bench/trainReranker.js --cv 5 [--lists FILE.json]
  *
  * --check retrains and compares with the shipped weights (exit 1 when they differ beyond
@@ -67,6 +68,7 @@ const { values } = parseArgs({
     realsuites: { type: 'string', default: path.resolve('bench/realsuites') },
     'dev-library': { type: 'string', default: path.resolve('../shared/realsuites/dotnet') },
     'no-real': { type: 'boolean' },
+    'all-tune': { type: 'boolean' },
   },
 });
 
@@ -159,7 +161,7 @@ async function main(): Promise<void> {
   if (devFile && !recorded.dev) recorded.dev = await recordDev(devFile);
   if (!devFile) delete recorded.dev;
   recorded.pools ??= await recordPools(values.library!, log, values.adapter ? readAdapter(values.adapter) : undefined);
-  const realLibs = values['no-real'] ? [] : tuneLibraries(values.realsuites!, values['dev-library']);
+  const realLibs = values['no-real'] ? [] : tuneLibraries(values.realsuites!, values['dev-library'], values['all-tune']);
   if (!values['no-real'] && !realLibs.some((l) => l.name !== path.basename(values['dev-library']!))) {
     throw new Error(`${values.realsuites} holds no tune library: build them with \`node bench/realsuites/convert.mjs\` (from the snapshots their SOURCE.md files name), or pass --no-real to train without real requests (not the shipped recipe)`);
   }
