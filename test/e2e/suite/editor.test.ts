@@ -27,6 +27,21 @@ function diagnosticsOf(uri: vscode.Uri, ok: (d: vscode.Diagnostic[]) => boolean)
 
 const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
 
+/**
+ * The code actions offered at `range`, asked again (at most 10 times, 300 ms apart) until one is
+ * titled `title`: VS Code hands the provider the markers it holds at that moment, and once in a
+ * CI run it asked while the server was re-publishing the file's diagnostics and got none.
+ */
+async function actionsOffering(uri: vscode.Uri, range: vscode.Range, title: string): Promise<vscode.CodeAction[]> {
+  let actions: vscode.CodeAction[] = [];
+  for (let i = 0; i < 10; i++) {
+    actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
+    if (actions.some((a) => a.title === title)) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return actions;
+}
+
 /** Writes a skill the fixture does not have (a folder of its own: no twin in the fixture). */
 function skill(folder: string, text: string): vscode.Uri {
   const file = path.join(WS, folder, 'SKILL.md');
@@ -65,7 +80,7 @@ describe('Skill Router in VS Code: what VS Code reports, and YAML mistakes', () 
     assert.equal(d.message, "front matter is not valid YAML: the description contains ': ', which YAML reads as a nested key; put the value in quotes or use `description: >-`");
     assert.equal(d.range.start.line, 2);
     assert.equal(d.range.start.character, line.indexOf(': headings'));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range);
+    const actions = await actionsOffering(uri, d.range, 'Put the description in double quotes');
     const fix = actions.find((a) => a.title === 'Put the description in double quotes');
     assert.ok(fix?.edit, `offered: ${actions.map((a) => a.title).join('; ')}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
