@@ -339,8 +339,9 @@ function firstWords(sentence: string, analyser: (text: string) => string[]): Sen
   const words = sentence.match(/[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu) ?? [];
   const whole = new Set<string>();
   for (const w of words) {
-    const t = analyser(w.toLowerCase())[0];
-    if (t !== undefined) whole.add(t);
+    const terms = analyser(w.toLowerCase());
+    // A run of Chinese characters is many words (its segments); a Latin word is one, its whole form first.
+    for (const t of /\p{Script=Han}/u.test(w) ? terms : terms.slice(0, 1)) whole.add(t);
   }
   const bare = words.map((w) => (/^[\p{Lu}\p{N}]/u.test(w) ? w.replace(/\./g, '').toLowerCase() : null));
   const joined = new Set<string>();
