@@ -5,7 +5,7 @@
  * description do not use, the rarer the better), never from the skill's own text: a line quoting
  * the skill itself tells the agent nothing.
  */
-import { hasCjk } from '../text/analyse';
+import { analyse, hasCjk } from '../text/analyse';
 import type { SkillDoc } from '../types';
 import { termCosine, type Analyser, type SkillProfiles } from './conflicts';
 import { headClause, inUserWords, openingJob, thirdPersonVerb, tidy, wordCount } from './probes';
@@ -294,10 +294,9 @@ function beforeTail(job: string, mine: string): string | null {
     if (n >= 4 && !/\s(?:that|which|who|where)\s/iu.test(head)) best = head;
   }
   if (!best) return null;
-  const words = (text: string) => (text.toLowerCase().match(/\p{L}[\p{L}\p{N}-]{2,}/gu) ?? []).map((w) => w.replace(/(?:es|s)$/u, ''));
-  const own = new Set(words(mine));
-  const head = words(best);
-  return head.filter((w) => !own.has(w)).length * 3 >= head.length ? best : null;
+  const own = new Set(analyse(mine));
+  const head = analyse(best);
+  return head.filter((t) => !own.has(t)).length * 3 >= head.length ? best : null;
 }
 
 /**
