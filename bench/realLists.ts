@@ -37,10 +37,10 @@ export function isTuneLibrary(name: string): boolean {
 }
 
 /**
- * Libraries SPLIT.md holds out whatever their hash: the fresh and fresh2 collections (kadenn and
- * z80 would be tune by the rule). Never trained on.
+ * Libraries SPLIT.md holds out whatever their hash: the fresh, fresh2 and fresh3 collections
+ * (kadenn and z80 would be tune by the rule). Never trained on.
  */
-export const HELD_OUT_ALWAYS: ReadonlySet<string> = new Set(['kadenn', 'jayden', 'web-motion', 'frontend-niche', 'z80', 'gtm', 'idaibin', 'hengmu']);
+export const HELD_OUT_ALWAYS: ReadonlySet<string> = new Set(['kadenn', 'jayden', 'web-motion', 'frontend-niche', 'z80', 'gtm', 'idaibin', 'hengmu', 'orchestkit', 'msdotnet', 'elias', 'uipath']);
 
 /**
  * The tune libraries the shipped relevance model was fitted on (with dotnet). A tune library

@@ -562,6 +562,170 @@ const LIBRARIES = [
       );
     },
   },
+  {
+    name: 'uipath',
+    repo: 'UiPath/skills',
+    commit: 'b1206c8b6f9a15589d1d9c30116c4d006e4e9fc2',
+    skillLang: 'en',
+    skillRoot: /^skills\/[^/]+\/SKILL\.md$/,
+    tests: ['tests/tasks/activation/*.jsonl'],
+    rules: [
+      'Library: what the test loads, the repository as a local plugin whose `.claude-plugin/plugin.json` sets `"skills": "./skills/"`, i.e. `skills/<skill>/SKILL.md` (26; `uipath-automationhub` has no test file). The variants under `preview/` (3) and `skill-flavors/studioweb/` (4), which reuse folder names of `skills/` skills, and the maintainer skill `.claude/skills/manage-skill-flavors` are not part of it.',
+      '`tests/tasks/activation/<skill>.jsonl` (`{id, prompt, expected_skill}`, the files listed in `dataset.paths` of `activation.yaml`, run with the repository loaded as a local plugin; one `skill_triggered` criterion per skill): `expected_skill` = a skill → positive (k=1). The README says the positives were "curated by mining real user prompts from skill-specific Slack channels" and synthesized "from each SKILL.md\'s canonical task verbs".',
+      '`negative.jsonl` (`expected_skill: ""`, "prompts that should fire **no** skill", including adversarial near misses such as a Claude Desktop MCP server vs `uipath-mcp-servers`) → negative `not: []`.',
+    ],
+    parse(_read, _files, text) {
+      const dir = 'tests/tasks/activation';
+      const rows = [];
+      for (const f of yaml.load(text(`${dir}/activation.yaml`)).dataset.paths) {
+        const src = `${dir}/${f}`;
+        for (const line of text(src).split('\n')) {
+          if (!line.trim()) continue;
+          const c = JSON.parse(line);
+          rows.push(c.expected_skill ? { id: c.id, query: c.prompt, skills: [c.expected_skill], source: src } : { id: c.id, query: c.prompt, not: [], source: src });
+        }
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'sdd',
+    repo: 'joestump/claude-plugin-sdd',
+    commit: '160aeefc0342db4b2d41ac0aeee333bc1f363716',
+    skillLang: 'en',
+    tests: ['evals/triggers/<skill>.json'],
+    rules: [
+      '`evals/triggers/<skill>.json` (skill-creator trigger sets for `run_loop.py`, `[{query, should_trigger}]`, 20 per file (ten of each; `index`, `review` and `work` have a few more); no ids: `<skill>#N` by position): `should_trigger: true` → positive for that skill; `false` → negative `not: [<skill>]`. The README asks for near-miss negatives ("Adjacent SDD skill territory: \\"create an ADR for using Redis\\" (should fire /sdd:adr, not /sdd:plan)", vocabulary collisions, meta-questions about the skill, one or two off-topic ones); which sibling should answer is not recorded per query, so they are kept per skill, not widened to `not: []`.',
+      'Some positives are the bare slash command (`/sdd:adr`): the authors\' text, kept. `graph`, `report-friction` and `search` have no trigger file.',
+    ],
+    parse(read, list) {
+      const rows = [];
+      for (const src of list().filter((f) => /^evals\/triggers\/[^/]+\.json$/.test(f))) {
+        const skill = path.basename(src, '.json');
+        read(src).forEach((c, i) =>
+          rows.push(c.should_trigger ? { id: `${skill}#${i + 1}`, query: c.query, skills: [skill], source: src } : { id: `${skill}#${i + 1}`, query: c.query, not: [skill], source: src }),
+        );
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'b2c',
+    repo: 'SalesforceCommerceCloud/b2c-developer-tooling',
+    commit: '4dee938cd4c2d5fd48c6ebc85ee99abf432529ff',
+    skillLang: 'en',
+    skillRoot: /^skills\/(b2c|b2c-cli|b2c-experimental|storefront-next)\/skills\/[^/]+\/SKILL\.md$/,
+    tests: ['skills/*/skills/<skill>/evals/trigger-evals.json'],
+    rules: [
+      'Library: the skills the authors\' harness installs together (`skills/eval/eval_lib.py` `_sync_skills` copies every `skills/{b2c,b2c-cli,b2c-experimental,storefront-next}/skills/<skill>/SKILL.md` into the eval project, "so inter-skill competition is captured"). The `figma-to-sfnext-pagedesigner` and `storefront-next-figma` plugins and the five repository-maintainer skills under `.claude/skills/` are not installed there and are not in `library/`.',
+      '`<skill>/evals/trigger-evals.json` (`[{query, should_trigger}]`, mostly six positives and four near misses per skill; no ids: `<skill>#N` by position), run by `skills/eval/run_eval.py`, which checks whether Claude calls the `Skill` tool with the skill under test: `should_trigger: true` → positive for the skill whose folder holds the file; `false` → negative `not: [<skill>]` (the near misses are often another skill\'s job, not named in the file).',
+      'The trigger files of the two figma plugins name skills the harness does not install: dropped (reported below as absent from the library).',
+    ],
+    parse(read, list) {
+      const rows = [];
+      for (const src of list().filter((f) => /^skills\/[^/]+\/skills\/[^/]+\/evals\/trigger-evals\.json$/.test(f))) {
+        const skill = src.split('/')[3];
+        read(src).forEach((c, i) =>
+          rows.push(c.should_trigger ? { id: `${skill}#${i + 1}`, query: c.query, skills: [skill], source: src } : { id: `${skill}#${i + 1}`, query: c.query, not: [skill], source: src }),
+        );
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'elias',
+    repo: 'eliasstravik/skills',
+    commit: '9d3b3d475ea14b96f423516b162d9ee3432c8223',
+    skillLang: 'en',
+    skillRoot: /^skills\/[^/]+\/SKILL\.md$/,
+    tests: ['evals/<skill>/trigger-eval.json'],
+    rules: [
+      'Library: `skills/<skill>/SKILL.md` (9). The six SKILL.md files under `evals/*/fixtures/` are inputs of the `demo` and `skill-issue` behaviour evals, not skills of the library: left out.',
+      '`evals/<skill>/trigger-eval.json` (`[{id, split, query, should_trigger}]`, ten of each per file; the authors\' "trigger ratchet" optimizes the description against it): `should_trigger: true` → positive for `<skill>`; `false` → negative `not: [<skill>]` (adjacent requests, kept per skill). Ids `<skill>#<id>`; `split` (`train`/`test`) kept. `midwit` has no trigger file.',
+      '`evals/<skill>/evals.json` are behaviour evals (what the skill does once loaded): not used.',
+    ],
+    parse(read, list) {
+      const rows = [];
+      for (const src of list().filter((f) => /^evals\/[^/]+\/trigger-eval\.json$/.test(f))) {
+        const skill = src.split('/')[1];
+        for (const c of read(src)) {
+          const base = { id: `${skill}#${c.id}`, query: c.query, source: src, extra: { split: c.split } };
+          rows.push(c.should_trigger ? { ...base, skills: [skill] } : { ...base, not: [skill] });
+        }
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'orchestkit',
+    repo: 'yonatangross/orchestkit',
+    commit: '7c4f5aa8453eab32ccfeb2b08b77fe4c31fc6256',
+    skillLang: 'en',
+    skillRoot: /^src\/skills\/[^/]+\/SKILL\.md$/,
+    tests: ['tests/skills/triggering/trigger-cases.yaml'],
+    rules: [
+      'Library: `src/skills/<skill>/SKILL.md` (106), the folder the authors\' check reads; `plugins/ork/skills/` holds byte-identical built copies, and `src/codex/` / `plugins/ork-codex/` five Codex variants: left out.',
+      '`tests/skills/triggering/trigger-cases.yaml` ("Centralized should_trigger / should_not_trigger entries per user-invocable skill", 19 skills; no ids: `<skill>:pos#N` / `<skill>:neg#N`): each `should_trigger` query → positive for that skill; each `should_not_trigger` query → negative `not: [<skill>]` (mostly another skill\'s request, e.g. "review this PR" for `commit`).',
+      'The authors\' check (`test-skill-triggering.sh`) scores keyword overlap between each query and the skill\'s description and tags, so the positives were written to share words with the description; they are short commands ("commit my changes").',
+      '`src/skills/auto/routing-benchmark.json` labels goals with `/ork:auto` categories and routes (some not skills, e.g. `/goal`, `clarify`): not used.',
+    ],
+    parse(_read, _files, text) {
+      const src = 'tests/skills/triggering/trigger-cases.yaml';
+      const rows = [];
+      for (const [skill, t] of Object.entries(yaml.load(text(src)).skills)) {
+        arr(t.should_trigger).forEach((q, i) => rows.push({ id: `${skill}:pos#${i + 1}`, query: q, skills: [skill], source: src }));
+        arr(t.should_not_trigger).forEach((q, i) => rows.push({ id: `${skill}:neg#${i + 1}`, query: q, not: [skill], source: src }));
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'n8n',
+    repo: 'czlonkowski/n8n-skills',
+    commit: 'ec350daa6e148733ddb7d0c74b25c8dc69879b12',
+    skillLang: 'en',
+    tests: ['evaluations/<area>/eval-*.json'],
+    rules: [
+      '`evaluations/<area>/eval-NNN-*.json` (`{id, skills: [...] | skill, query, expected_behavior, ...}`; the five `code-javascript` evals list "Activate n8n-code-javascript skill" first): `skills` (or the single `skill` of the Python evals) → positive requiring all of them (k=1 throughout). These are the authors\' behaviour evals with an explicit skill label, not routing tests with stated alternatives; there are no negatives.',
+      'Several queries sit on the authors\' own boundaries (`{{ }}` inside a Code node is labelled `n8n-expression-syntax` in one eval and `n8n-code-javascript` in another): both kept as written.',
+    ],
+    parse(read, list) {
+      const rows = [];
+      for (const src of list().filter((f) => /^evaluations\/[^/]+\/[^/]+\.json$/.test(f))) {
+        const c = read(src);
+        rows.push({ id: c.id, query: c.query, skills: c.skills ? arr(c.skills) : [c.skill], source: src });
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'msdotnet',
+    repo: 'dotnet/skills',
+    commit: '1b8f2aa1e4e691c8176312829f67e367cdfc1862',
+    skillLang: 'en',
+    skillRoot: /^plugins\/[^/]+\/skills\/[^/]+\/SKILL\.md$/,
+    tests: ['tests/<plugin>/<skill>/eval.yaml'],
+    rules: [
+      'Library: the published plugins\' skills, `plugins/<plugin>/skills/<skill>/SKILL.md` (31); the repository\'s own authoring skills under `.agents/skills/` and the two test fixtures of `eng/skill-validator/tests/fixtures/` are left out.',
+      '`tests/<plugin>/<skill>/eval.yaml` (`scenarios: [{name, prompt, setup?, assertions, rubric, expect_activation?}]`, run by `eng/skill-validator`, which records whether the skill under test was activated, alone and with the whole plugin loaded, and reports a scenario with `expect_activation` true, the default, whose skill was not activated): each scenario → positive for `<skill>` (ids `<skill>#N` by position, the scenario `name` kept). These are task scenarios (prompts often carry code or logs), not routing tests with stated alternatives.',
+      '`expect_activation: false` (the flag the authors added in their PR #139 for scenarios that test a skill not being activated) → negative `not: [<skill>]`: three scenarios that ask for something next to the skill (an iOS crash log for `android-tombstone-symbolication`, a NullReferenceException for `clr-activation-debugging`, an existing dump for `dump-collect`).',
+      'All twelve scenarios of `migrate-dotnet8-to-dotnet9` carry `expect_activation: false` although every prompt asks for exactly that migration ("Migrate this .NET 8 app to .NET 9 ..."); the file gives no reason, and as routing labels they contradict the skill\'s description, so a file whose every scenario has `expect_activation: false` is dropped (that skill then has no case).',
+    ],
+    parse(_read, list, text) {
+      const rows = [];
+      for (const src of list().filter((f) => /^tests\/[^/]+\/[^/]+\/eval\.yaml$/.test(f))) {
+        const skill = src.split('/')[2];
+        const scenarios = yaml.load(text(src)).scenarios;
+        const allOff = scenarios.every((s) => s.expect_activation === false);
+        scenarios.forEach((s, i) => {
+          const base = { id: `${skill}#${i + 1}`, query: s.prompt, source: src, extra: { scenario: s.name } };
+          if (allOff) rows.push({ id: base.id, source: src, drop: 'every scenario of the file has expect_activation: false, on prompts that ask for the skill\'s own task' });
+          else rows.push(s.expect_activation === false ? { ...base, not: [skill] } : { ...base, skills: [skill] });
+        });
+      }
+      return rows;
+    },
+  },
 ];
 
 function convert(lib) {
@@ -577,8 +741,11 @@ function convert(lib) {
   const blob = (p) => git('show', `${commit}:${p}`);
   const read = (p) => JSON.parse(blob(p).toString('utf8'));
 
-  // The library: every SKILL.md at the commit, one folder each (ids must stay unique once flattened).
-  const skillPaths = files.filter((f) => path.basename(f) === 'SKILL.md');
+  // The library: every SKILL.md at the commit, one folder each (ids must stay unique once flattened);
+  // a library with `skillRoot` keeps only the SKILL.md files under the folders its authors' test
+  // harness loads (test fixtures, vendored copies and build outputs left out; its rules say which).
+  const allSkillMd = files.filter((f) => path.basename(f) === 'SKILL.md');
+  const skillPaths = lib.skillRoot ? allSkillMd.filter((f) => lib.skillRoot.test(f)) : allSkillMd;
   const byId = new Map();
   const byName = new Map();
   for (const p of skillPaths) {
@@ -648,11 +815,11 @@ function convert(lib) {
   const jsonl = (rows) => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
   writeFileSync(path.join(dir, 'pos.jsonl'), jsonl(pos));
   writeFileSync(path.join(dir, 'neg.jsonl'), jsonl(neg));
-  writeFileSync(path.join(dir, 'SOURCE.md'), sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, neg, dropped, files }));
+  writeFileSync(path.join(dir, 'SOURCE.md'), sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, neg, dropped, files, allSkillMd }));
   process.stderr.write(`${lib.name}: ${byId.size} skills, ${pos.length} positives, ${neg.length} negatives, ${dropped.length} dropped\n`);
 }
 
-function sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, neg, dropped }) {
+function sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, neg, dropped, allSkillMd }) {
   const licenseText = license.toString('utf8');
   const licenseName = /^\s*MIT License/.test(licenseText)
     ? 'MIT'
@@ -685,7 +852,7 @@ function sourceMd({ lib, commit, date, licensePath, license, byId, byName, pos, 
     '',
     '## Paths used',
     '',
-    `- Library: every \`SKILL.md\` at the commit (${byId.size}), under ${folders.map((f) => `\`${f}/\``).join(', ')}; copied to \`library/<folder name>/SKILL.md\`${byName.size ? `; ${byName.size} skills have a front-matter \`name\` other than their folder, and the tests' names were mapped to folder ids` : ''}.`,
+    `- Library: ${lib.skillRoot ? `the \`SKILL.md\` files at the commit that match \`${lib.skillRoot.source}\` (${byId.size} of ${allSkillMd.length}; see Conversion for the others)` : `every \`SKILL.md\` at the commit (${byId.size})`}, under ${folders.map((f) => `\`${f}/\``).join(', ')}; copied to \`library/<folder name>/SKILL.md\`${byName.size ? `; ${byName.size} skills have a front-matter \`name\` other than their folder, and the tests' names were mapped to folder ids` : ''}.`,
     `- Tests: ${lib.tests.map((t) => `\`${t}\``).join(', ')}.`,
     '',
     '## Conversion',
