@@ -171,6 +171,7 @@ export function routeJson(result: RouteResult, root: string) {
       ...(c.notRelevant ? { notRelevant: c.notRelevant } : {}),
       ...(c.notFor ? { notFor: c.notFor } : {}),
       ...(c.otherStack ? { otherStack: c.otherStack } : {}),
+      ...(c.invoked ? { invoked: c.invoked } : {}),
       scores: c.scores,
       passage: c.passage,
     })),
@@ -198,7 +199,7 @@ function formatRoute(result: RouteResult): string {
       lines.push('    ---- below: not relevant to this request ----');
       lineDrawn = true;
     }
-    const mark = c.inSet ? '  [set]' : c.setAsideFor ? `  [set aside: ${skipPhrase(c.setAsideFor.reason)} ${c.setAsideFor.id}]` : c.notRelevant ? `  [relevance 0: ${notRelevantWords({ ...c, notRelevant: c.notRelevant })}]` : '';
+    const mark = (c.invoked ? `  [invoked as ${c.invoked}]` : '') + (c.inSet ? '  [set]' : c.setAsideFor ? `  [set aside: ${skipPhrase(c.setAsideFor.reason)} ${c.setAsideFor.id}]` : c.notRelevant ? `  [relevance 0: ${notRelevantWords({ ...c, notRelevant: c.notRelevant })}]` : '');
     lines.push(`${String(c.rank).padStart(2)}  ${fmt(s.final)}  ${fmt(s.rerank)} ${fmt(s.fused)} ${fmt(s.dense)}  ${fmt(s.lexical)}  ${c.name}  (${c.skillId})${mark}`);
     if (c.passage) {
       const where = c.passage.field === 'body' ? (c.passage.heading ? `§ ${c.passage.heading}` : 'body') : c.passage.field;

@@ -137,6 +137,7 @@ function answerSkill(c: RouteCandidate, opts: ShapeOptions): AnswerSkill {
  */
 function whyInSet(c: RouteCandidate, above: readonly AnswerSkill[]): string {
   const words = c.passage?.matchedTerms ?? [];
+  if (c.invoked) return `The request invokes it by name (${c.invoked}).`;
   if (!above.length) return `Best match for the request${words.length ? ` (it matches: ${words.slice(0, 8).join(', ')})` : ''}.`;
   const seen = new Set(above.flatMap((s) => s.matched.map((w) => w.toLowerCase())));
   const novel = [...new Set(words.filter((w) => !seen.has(w.toLowerCase())))];

@@ -103,6 +103,7 @@ export function toRouteSummary(
     ...(item.notRelevant ? { notRelevant: item.notRelevant } : {}),
     ...(item.notFor ? { notFor: item.notFor } : {}),
     ...(item.otherStack ? { otherStack: item.otherStack } : {}),
+    ...(item.invoked ? { invoked: item.invoked } : {}),
   }));
   const set = toPanelSet(res.set);
   return {

@@ -68,6 +68,11 @@ export interface RouteCandidate {
   notFor?: string;
   /** With `other-stack`: what the skill says it is for, and what the request names. */
   otherStack?: string;
+  /**
+   * The request invokes this skill by name, as the clients let a user do (`/adr`, `/sdd:adr` at the
+   * start, `$adr` anywhere): the text that does. The skill is first, with relevance 1.
+   */
+  invoked?: string;
 }
 
 export interface RouteTimings {

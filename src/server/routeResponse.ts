@@ -49,6 +49,7 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
         ...(c.notRelevant ? { notRelevant: c.notRelevant } : {}),
         ...(c.notFor ? { notFor: c.notFor } : {}),
         ...(c.otherStack ? { otherStack: c.otherStack } : {}),
+        ...(c.invoked ? { invoked: c.invoked } : {}),
       });
     }
   }

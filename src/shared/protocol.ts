@@ -125,6 +125,8 @@ export interface RouteItem {
   notFor?: string;
   /** With `other-stack`: what the skill says it is for, and what the request names. */
   otherStack?: string;
+  /** The request invokes this skill by name (`/sdd:adr`, `$adr`): the text that does (see the core's `RouteCandidate.invoked`). */
+  invoked?: string;
 }
 
 export interface RouteResponse {

@@ -73,6 +73,8 @@ export interface PanelResult {
   notFor?: string;
   /** With `other-stack`: what the skill says it is for, and what the request names. */
   otherStack?: string;
+  /** The request invokes this skill by name: the text that does (`/sdd:adr`, `$adr`). */
+  invoked?: string;
 }
 
 /** A candidate left out of the set: choosing it with `conflictsWith` would be a SKIP combination. */
@@ -289,7 +291,7 @@ export const isPanelResult = shape<PanelResult>(
     scores: isPanelScores,
     passage: nullable(isPanelPassage),
   },
-  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic', 'general-question', 'other-stack'] as const), notFor: str(SHORT), otherStack: str(SHORT) },
+  { whenToUse: str(TEXT), relevant: isBool, notRelevant: oneOf(['excluded', 'off-topic', 'general-question', 'other-stack'] as const), notFor: str(SHORT), otherStack: str(SHORT), invoked: str(SHORT) },
 );
 
 export const isPanelSkip = shape<PanelSkip>(

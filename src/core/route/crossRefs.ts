@@ -129,6 +129,12 @@ export class SkillNames {
     }
   }
 
+  /** The skills named `name` (front-matter name or folder, any case, `_` as `-`; three characters or more). */
+  named(name: string): readonly string[] {
+    const ids = this.byKey.get(normalise(name));
+    return ids ? [...ids] : [];
+  }
+
   /** The keys of a skill's body (`referenceKeys`) that name another skill of the library, sorted. */
   mentions(self: Pick<SkillDoc, 'id' | 'name'>, keys: Iterable<string>): string[] {
     let own: Set<string> | undefined;

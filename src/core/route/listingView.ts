@@ -15,6 +15,7 @@ import { contentHash } from '../text/hash';
 import { throwIfCancelled, type CancelToken, type Embedder, type SkillDoc, type VectorIndex } from '../types';
 import { BruteForceIndex, DenseStore } from './denseStore';
 import { RoutingPipeline, type IndexedLibrary, type PipelineParts } from './pipeline';
+import { SkillNames } from './crossRefs';
 import { FieldCache } from './rerankFeatures';
 import type { RoutingSettings } from './settings';
 import { descriptionRows, embedTexts, lexicalFields, type TextContext } from './skillText';
@@ -91,6 +92,7 @@ export async function buildListingView(input: ListingViewInput): Promise<Indexed
   }
   const sorted = [...docs.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   let profiles: SkillProfiles | undefined;
+  let names: SkillNames | undefined;
   const fields = new FieldCache(analyser, (doc) => bridges.get(doc.id) ?? []);
   return {
     lexical,
@@ -101,6 +103,7 @@ export async function buildListingView(input: ListingViewInput): Promise<Indexed
     profiles: () => (profiles ??= new SkillProfiles(sorted, analyser, (id) => dense?.first(id), input.prior)),
     fields,
     mentions: () => [],
+    named: (name) => (names ??= new SkillNames(sorted)).named(name),
   };
 }
 

@@ -32,6 +32,7 @@ import type { Facets } from '../analysis/facets';
 import type { NotRelevant } from './notRelevant';
 import { aloneRows, matchOf, offTopic, relevanceOf, relevanceRows, type RelevanceModel } from './relevance';
 import { listFeatures, POINT, type FieldCache, type ListFeatures } from './rerankFeatures';
+import { invokedSkills } from './invoked';
 import { analyseRequest, denseQueryText, readShare, unreadReason, unreadRequest, type AnalysedRequest } from './request';
 import { FirstStage, fusePool, type FusedCandidate, type Pool } from './retrieve';
 import { selectSet, type SetOptions, type SetSelection } from './setSelection';
@@ -54,6 +55,8 @@ export interface IndexedLibrary {
   readonly fields: FieldCache;
   /** Keys of the other skills a skill's body names (crossRefs.ts). */
   mentions(id: string): readonly string[];
+  /** The skills whose name or folder is `name` (`SkillNames.named`): what a request invokes (invoked.ts). */
+  named(name: string): readonly string[];
 }
 
 /** The capabilities and settings the pipeline is composed of (see `createSkillService`). */
@@ -94,6 +97,8 @@ export interface RankedCandidate extends FusedCandidate {
   notFor?: string;
   /** For `other-stack`: what the skill is for, and what the request names ("python (the request names rust)"). */
   otherStack?: string;
+  /** The request invokes this skill by name (invoked.ts): the text that does, `/sdd:adr` or `$adr`. */
+  invoked?: string;
 }
 
 /** One request ranked once: every view of it (any k, any rank lookup) reads `candidates`. */
@@ -323,6 +328,10 @@ export class RoutingPipeline {
     const doSelect = !opts.only && (opts.select ?? doRerank);
     const { pool, vector, timings } = await this.retrieve(query, opts.token, opts.only);
     const t = performance.now();
+    // A skill the request invokes by name (`/sdd:adr`, `$adr`) is ranked whatever its words: it
+    // joins the reranked head when the first stage left it out.
+    const invoked = invokedSkills(query, (name) => this.lib.named(name));
+    if (invoked.size) this.joinHead(pool, [...invoked.keys()]);
     const head = this.head(pool);
     let scores: number[] | null = null;
     let selection: SetSelection | null = null;
@@ -354,9 +363,19 @@ export class RoutingPipeline {
           : features!.generalQuestion?.[i] ? 'general-question'
           : features!.otherStack?.[i] ? 'other-stack'
           : null;
-        if (!why) return;
+        if (!why || invoked.has(head[i].id)) return;
         relevance[i] = alone[i] = 0;
         zeroed.set(i, why);
+      });
+    }
+    // What the user invoked by name is what the user wants: full relevance, and the lead of the set.
+    const chosen = head.map((c) => invoked.has(c.id));
+    if (invoked.size) {
+      chosen.forEach((yes, i) => {
+        if (!yes) return;
+        if (relevance) relevance[i] = 1;
+        if (alone) alone[i] = 1;
+        if (scores) scores[i] = Math.max(1, ...scores);
       });
     }
     // The set is chosen once relevance has said which candidates it rules out: a skill with
@@ -367,9 +386,11 @@ export class RoutingPipeline {
     // moves nothing. Ties (relevance saturates) go by the reranker's score, then first-stage order.
     const byScore = scores ? orderBy(scores) : head.map((_, i) => i);
     const place = new Map(byScore.map((i, n) => [i, n]));
-    const order = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
+    const ranked = relevance ? [...byScore].sort((x, y) => relevance[y] - relevance[x] || place.get(x)! - place.get(y)!) : byScore;
+    // An invoked skill leads (its scores were raised to the top above, so no score order breaks).
+    const order = invoked.size ? [...ranked.filter((i) => chosen[i]), ...ranked.filter((i) => !chosen[i])] : ranked;
     const candidates: RankedCandidate[] = [
-      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}), ...(zeroed.get(i) === 'other-stack' ? { otherStack: features!.otherStack![i]! } : {}) })),
+      ...order.map((i) => ({ ...head[i], rerank: scores ? scores[i] : null, relevance: relevance ? relevance[i] : null, alone: alone ? alone[i] : null, ...(zeroed.has(i) ? { zeroed: zeroed.get(i)! } : {}), ...(notFor.has(i) ? { notFor: notFor.get(i)! } : {}), ...(zeroed.get(i) === 'other-stack' ? { otherStack: features!.otherStack![i]! } : {}), ...(chosen[i] ? { invoked: invoked.get(head[i].id)! } : {}) })),
       ...pool.candidates.slice(head.length).map((c) => ({ ...c, rerank: null, relevance: relevance ? 0 : null, alone: alone ? 0 : null })),
     ];
     let match = relevance && model ? matchOf(relevance.length ? Math.max(...relevance) : undefined, model) : null;
@@ -442,6 +463,21 @@ export class RoutingPipeline {
   private explains(id: string): boolean {
     const doc = this.lib.doc(id);
     return !doc || offersExplanations(doc.name, doc.description);
+  }
+
+  /**
+   * Moves the skills `ids` into the reranked head of `pool`: those ranked past the head take the
+   * head's last places, one the first stage did not find at all enters there with no score.
+   */
+  private joinHead(pool: Pool, ids: readonly string[]): void {
+    const depth = this.parts.settings.rerankDepth;
+    const joining: FusedCandidate[] = [];
+    for (const id of ids) {
+      const at = pool.candidates.findIndex((c) => c.id === id);
+      if ((at >= 0 && at < depth) || !this.lib.doc(id)) continue;
+      joining.push(at >= 0 ? pool.candidates.splice(at, 1)[0] : { id, lexical: 0, dense: null, denseNorm: 0, lexicalWeight: pool.candidates[0]?.lexicalWeight ?? this.parts.settings.lexicalWeight, fused: 0 });
+    }
+    pool.candidates.splice(Math.max(0, Math.min(depth - joining.length, pool.candidates.length)), 0, ...joining);
   }
 
   private head(pool: Pool): FusedCandidate[] {

@@ -210,6 +210,7 @@ class Engine implements RoutingEngine {
       profiles: () => this.profiles(),
       fields: this.fieldCache,
       mentions: (id) => entries.get(id)?.mentions ?? [],
+      named: (name) => this.names.named(name),
     };
     const { reranker, fitted, relevance } = this.rerankStage();
     this.pipelineParts = {
@@ -351,6 +352,7 @@ class Engine implements RoutingEngine {
         ...(c.zeroed ? { notRelevant: c.zeroed } : {}),
         ...(c.notFor ? { notFor: c.notFor } : {}),
         ...(c.otherStack ? { otherStack: c.otherStack } : {}),
+        ...(c.invoked ? { invoked: c.invoked } : {}),
       };
     });
     const result: RouteResult = { query: full, candidates, timings: { ...ranking.timings, totalMs: performance.now() - t0 }, dense: ranking.dense };
