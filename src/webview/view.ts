@@ -291,7 +291,7 @@ export function renderResults(el: HTMLElement, s: ViewState, focusIndex: number,
       const isActive = r.uri === activeUri;
       const badges: Child[] = [
         isActive ? h('span', { class: 'badge active-badge', title: 'The skill in the active editor' }, 'active editor') : null,
-        r.invoked ? h('span', { class: 'badge set-badge', title: `The request invokes this skill by name (${r.invoked}), as a client runs it: first, whatever its words` }, `invoked: ${r.invoked}`) : null,
+        r.invoked ? h('span', { class: 'badge invoked-badge', title: `The request invokes this skill by name (${r.invoked}), as a client runs it: first, whatever its words` }, `invoked: ${r.invoked}`) : null,
         inSet.has(r.skillId) ? h('span', { class: 'badge set-badge', title: 'Judged needed together with the other set skills' }, 'in set') : null,
         skipped.has(r.skillId) ? h('span', { class: 'badge skip-badge', title: 'Probable SKIP with a set skill' }, 'SKIP') : null,
         r.notRelevant

@@ -520,6 +520,15 @@ describe('query panel (DOM)', function () {
     assert.equal(await panel.page.getAttribute('li.result:nth-child(5) .zero-badge', 'title'), 'Relevance 0: its description says it is not for "merging PDF files"');
   });
 
+  it('marks the skill the request invokes by name, with the command in its badge', async () => {
+    await routed();
+    const invoked = RESULTS.map((r, i) => ({ ...r, relevant: i < 1, ...(i === 0 ? { invoked: '/docs:pdf-extract' } : {}) }));
+    await panel.deliver(resultsMessage(1, { results: invoked, match: 'strong' }));
+    const badges = await panel.page.$$eval('li.result', (els) => els.map((e) => e.querySelector('.invoked-badge')?.textContent ?? null));
+    assert.deepEqual(badges, ['invoked: /docs:pdf-extract', null, null, null]);
+    assert.match((await panel.page.getAttribute('li.result:nth-child(1) .invoked-badge', 'title')) ?? '', /^The request invokes this skill by name \(\/docs:pdf-extract\)/);
+  });
+
   it('says which language a result is for when the request names another', async () => {
     await routed();
     const stacked = RESULTS.map((r, i) => ({ ...r, relevant: i < 1, ...(i === 1 ? { notRelevant: 'other-stack' as const, otherStack: 'python (the request names rust)' } : {}) }));
