@@ -43,12 +43,13 @@ export function isTuneLibrary(name: string): boolean {
 export const HELD_OUT_ALWAYS: ReadonlySet<string> = new Set(['kadenn', 'jayden', 'web-motion', 'frontend-niche', 'z80', 'gtm', 'idaibin', 'hengmu', 'orchestkit', 'msdotnet', 'elias', 'uipath']);
 
 /**
- * The tune libraries the shipped relevance model was fitted on (with dotnet). A tune library
- * added later (beez, 2026-12-07) is measured with the tune half but joins the training only when
- * the models are retrained on purpose (`trainReranker --all-tune`), so that `--check` keeps
- * reproducing the shipped weights.
+ * The tune libraries the shipped reranker and relevance model were fitted on (with dotnet). A
+ * tune library added later is measured with the tune half but joins the training only when the
+ * models are retrained on purpose (`trainReranker --all-tune`), so that `--check` keeps
+ * reproducing the shipped weights. beez, sdd, b2c and n8n joined on 2026-12-07, when the
+ * reranker's weights began to learn from these requests too.
  */
-export const TRAINED_ON: readonly string[] = ['alicoder', 'decisions', 'finance-writing', 'git-skills', 'mcu', 'spring'];
+export const TRAINED_ON: readonly string[] = ['alicoder', 'b2c', 'beez', 'decisions', 'finance-writing', 'git-skills', 'mcu', 'n8n', 'sdd', 'spring'];
 
 /** Off-library requests taken from each other library (every n-th of its positives). */
 const OFF_PER_LIBRARY = 15;
