@@ -15,6 +15,7 @@
  *        [--all-tune]   (every tune library of SPLIT.md, not only those the shipped model was fitted on: bench/realLists.ts TRAINED_ON)
  *        [--no-real-train]   (the weights from pseudo-requests alone, the recipe before 2026-12-07: real requests fit the relevance only)
  *   node out/bench/trainReranker.js --cv 5 [--lists FILE.json]
+ *   node out/bench/trainReranker.js --lolo [--lists FILE.json]   (leave one library out: see leaveOneLibraryOut)
  *
  * --check retrains and compares with the shipped weights (exit 1 when they differ beyond
  * rounding); --lists caches the recorded feature lists to iterate on training alone.
@@ -73,6 +74,7 @@ const { values } = parseArgs({
     'no-real': { type: 'boolean' },
     'all-tune': { type: 'boolean' },
     'no-real-train': { type: 'boolean' },
+    lolo: { type: 'boolean' },
   },
 });
 
@@ -177,6 +179,12 @@ async function main(): Promise<void> {
   if (values.cv) {
     if (!recorded.dev) throw new Error('--cv needs --dev <queries.jsonl>');
     crossValidate(recorded.lists, recorded.dev, Number(values.cv));
+    return;
+  }
+  if (values.lolo) {
+    if (!recorded.dev || !recorded.real) throw new Error('--lolo needs --dev and the tune libraries\' real requests');
+    const pooled = !values['no-pool-train'] && recorded.pools ? withPoolLists(recorded.lists, recorded.pools) : recorded.lists;
+    leaveOneLibraryOut(pooled, recorded.real, recorded.dev, { ...DEFAULT_TRAIN, iterations: Number(values.iterations) });
     return;
   }
 
@@ -355,6 +363,59 @@ function devObjective(dev: NonNullable<Recorded['dev']>, regime: Regime): (order
     const m = scoreQuery(order.map((j) => ids[j]), { required: q.required, alsoOk: q.alsoOk });
     return m['hit@1'] + m['ndcg@10'];
   };
+}
+
+/**
+ * Leave one library out: for each library whose real requests the recipe trains on, the weights
+ * trained without its requests (the other libraries' own requests, repeated as the recipe does,
+ * plus the pseudo-request and pool lists; the prior chosen on the labelled queries), against the
+ * weights trained without any real request (the recipe before 2026-12-07), both scored on the
+ * left-out library's own requests: Hit@1 of the reranker's order (pass 2 and the prior, before
+ * relevance and rules), per regime. Writes no model.
+ */
+function leaveOneLibraryOut(pooled: Record<Regime, TrainingList[]>, real: NonNullable<Recorded['real']>, dev: NonNullable<Recorded['dev']>, opts: typeof DEFAULT_TRAIN): void {
+  const fit = (extra: ReturnType<typeof realTrainingLists>): RerankerModel => {
+    const { model } = trainWeights(pooled, opts, extra);
+    const priors = { dense: 1, lexical: 1 };
+    for (const regime of ['dense', 'lexical'] as const) {
+      priors[regime] = choosePrior(model, regime, dev.lists[regime], devObjective(dev, regime), dev.queries.map((_, i) => i));
+    }
+    return withPriors(model, priors);
+  };
+  const hit = (model: RerankerModel, regime: Regime, lists: readonly RealList[]) =>
+    lists.filter((l) => l.targets.includes(l.features.ids[orderBy(modelScores(model, l.features, regime === 'dense').pass2)[0]])).length / Math.max(1, lists.length);
+  const own = (regime: Regime, lib: string) => real[regime].filter((l) => l.library === lib && l.kind === 'own' && l.targets.length);
+  const libraries = [...new Set(real.dense.map((l) => l.library))].sort();
+  const base = fit(undefined);
+  const rows: string[] = [];
+  const sums = { base: { dense: 0, lexical: 0 }, left: { dense: 0, lexical: 0 } };
+  for (const lib of libraries) {
+    const others = { dense: real.dense.filter((l) => l.library !== lib), lexical: real.lexical.filter((l) => l.library !== lib) };
+    const model = fit(realTrainingLists(others));
+    const cells: string[] = [];
+    for (const regime of ['dense', 'lexical'] as const) {
+      const b = hit(base, regime, own(regime, lib));
+      const v = hit(model, regime, own(regime, lib));
+      sums.base[regime] += b;
+      sums.left[regime] += v;
+      cells.push(`${own(regime, lib).length} | ${(b * 100).toFixed(1)} | ${(v * 100).toFixed(1)}`);
+    }
+    rows.push(`| ${lib} | ${cells.join(' | ')} |`);
+    log(`left out ${lib}`);
+  }
+  const n = libraries.length;
+  const mean = (x: number) => (x / n * 100).toFixed(1);
+  process.stdout.write(
+    [
+      'Leave one library out: Hit@1 of the reranker\'s order on the left-out library\'s own requests',
+      '',
+      '| library | requests (model) | pseudo-requests only | + other libraries\' requests | requests (words alone) | pseudo-requests only | + other libraries\' requests |',
+      '|---|--:|--:|--:|--:|--:|--:|',
+      ...rows,
+      `| **mean over ${n}** | | ${mean(sums.base.dense)} | ${mean(sums.left.dense)} | | ${mean(sums.base.lexical)} | ${mean(sums.left.lexical)} |`,
+      '',
+    ].join('\n'),
+  );
 }
 
 /**

@@ -33,10 +33,15 @@ describe('server: with the built-in USE-lite model', function () {
       assert.match(d.message, /\d of \d requests written for csv-(tidy|cleaner) also rank csv-(tidy|cleaner) in the top 3/);
       const text = readFileSync(file('csv-cleaner'), 'utf8');
       await c.open(file('csv-cleaner'), text);
-      const v = await c.change(file('csv-cleaner'), text.replace(/^description: .*$/m, 'description: Compose release notes from merged pull requests, grouped by label.'));
+      // The skill made into another one: its description and its steps (a new description over the
+      // old CSV steps still routes CSV requests to it by its body, and the pair stays).
+      const repurposed = text
+        .replace(/^description: .*$/m, 'description: Compose release notes from merged pull requests, grouped by label.')
+        .replace(/\n# CSV cleaner[\s\S]*$/, '\n# Release notes\n\n1. List the pull requests merged since the last tag.\n2. Group them by label and write one line each.\n');
+      assert.notEqual(repurposed, text);
+      const v = await c.change(file('csv-cleaner'), repurposed);
       // The pair is gone once the cross-skill checks of the edit ran; the new description may also
-      // earn the edited skill a reach finding (its body's requests no longer reach it), when the
-      // reach pass runs first.
+      // earn the edited skill a reach finding, when the reach pass runs first.
       const paired = (x: { code?: string | number }[]) => x.some((d) => d.code === 'skill.near-duplicate');
       await c.diagnosticsOf(file('csv-cleaner'), (x, p) => p.version === v && !paired(x));
       await c.diagnosticsOf(file('csv-tidy'), (x) => !paired(x), 'the twin re-checked with the new vectors');
