@@ -15,6 +15,7 @@ const SKILLS: Record<string, string> = {
   list: 'List all architecture decisions and specs with their status, grouped by domain.',
   graph: 'Build and query the artifact graph of decisions and specs: impact, ancestors, orphans and cycles.',
   'haiku-poet': 'Write haiku and short poems about nature, seasons and feelings, with a 5-7-5 syllable count.',
+  qa: 'Run the release checklist: smoke tests, accessibility spot checks and a sign-off note.',
 };
 
 interface Routed {
@@ -71,6 +72,10 @@ describe('cli: a request that invokes a skill by name', function () {
     const bare = await route('/haiku-poet');
     assert.equal(bare.results[0].id, 'haiku-poet');
     assert.equal(bare.match, 'strong');
+    // A two-letter name, found by its folder.
+    const short = await route('/qa write a haiku about autumn');
+    assert.equal(short.results[0].id, 'qa', JSON.stringify(short.results));
+    assert.equal(short.results[0].invoked, '/qa');
   });
 
   it('leaves a command named in passing to the words', async () => {
