@@ -329,9 +329,9 @@ export class RoutingPipeline {
     const { pool, vector, timings } = await this.retrieve(query, opts.token, opts.only);
     const t = performance.now();
     // A skill the request invokes by name (`/sdd:adr`, `$adr`) is ranked whatever its words: it
-    // joins the reranked head when the first stage left it out.
-    // Names of one or two letters are not keyed for references (crossRefs.ts): such a skill is
-    // found by its folder, when that is its id (a skill at the library's top level).
+    // joins the reranked head when the first stage left it out. Names of one or two letters are
+    // not keyed for references (crossRefs.ts), so such a skill is found by its folder when that is
+    // its id (a skill at the library's top level).
     const invoked = invokedSkills(query, (name) => {
       const ids = this.lib.named(name);
       return ids.length ? ids : this.lib.doc(name) ? [name] : [];
