@@ -1,8 +1,8 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, oneSkillTwice, sequenceOf, handOffOf, oppositeWays, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, oneSkillTwice, relevantToEachOther, sequenceOf, handOffOf, oppositeWays, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { sideMessage } from '../../src/core/analysis/pairText';
-import type { PairFinding } from '../../src/core/analysis/types';
+import type { PairFinding, ScopedRanking } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
 import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, withoutNamedSubject } from '../../src/core/analysis/probes';
@@ -208,6 +208,23 @@ describe('closeness and suite siblings', () => {
     assert.equal(closeTo(wordsOnly, { id: 'y', fused: 0, dense: null }, 2, new Map([['x', 10], ['y', 1]])), true);
     assert.equal(closeTo(wordsOnly, { id: 'y', fused: 0, dense: null }, 2, new Map([['x', 10], ['y', 0.2]])), false);
     assert.equal(closeTo(undefined, self, 40), false, 'the probe\'s own skill must be in the ranking');
+  });
+
+  it('one job twice needs each judged relevant to the other\'s requests, not only ranked near them', () => {
+    const probe = (forId: string, ids: string[], relevance?: number[]): ScopedRanking => ({
+      query: `a request for ${forId}`, source: 'description', for: forId, ids, close: ids.map(() => true),
+      ...(relevance ? { relevance, floor: 0.1 } : {}),
+    });
+    // Suite siblings: the other is second every time, and the router gives it almost nothing.
+    const siblingsX = [probe('x', ['x', 'y', 'z'], [0.98, 0.02, 0.01]), probe('x', ['x', 'z', 'y'], [0.9, 0.05, 0.01])];
+    const siblingsY = [probe('y', ['y', 'x'], [0.99, 0.01])];
+    assert.equal(relevantToEachOther(siblingsX, siblingsY, 'x', 'y'), false);
+    // Twins: some requests go to the other wholly, some leave it little; on average it is relevant.
+    const twinsX = [probe('x', ['x', 'y'], [0.9, 0.4]), probe('x', ['y', 'x'], [0.8, 0.6])];
+    const twinsY = [probe('y', ['y', 'x'], [0.95, 0.05]), probe('y', ['y', 'z'], [0.99, 0.01])];
+    assert.equal(relevantToEachOther(twinsX, twinsY, 'x', 'y'), true, 'mean 0.31 over the four requests, one not ranking x at all');
+    // Without a relevance model nothing is judged: the ranks decide alone.
+    assert.equal(relevantToEachOther([probe('x', ['x', 'y'])], siblingsY, 'x', 'y'), true);
   });
 
   it('suite siblings that say their own job first are told apart; competitors that share the words are not', () => {

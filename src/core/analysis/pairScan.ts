@@ -426,6 +426,7 @@ class Scan {
     const ids: string[] = [];
     const close: boolean[] = [];
     const relevant: boolean[] = [];
+    const relevance: number[] = [];
     // In a small pool any skill is in the top 3 for want of others: there the other one must also
     // be judged relevant to the request on its own text (`alone`: the softmax over a few skills
     // leaves a twin behind its copy almost nothing), at or above the floor and ALONE_SHARE of the
@@ -442,6 +443,7 @@ class Scan {
       close.push(c.id === doc.id || closeTo(self, c, pool, words));
       const alone = c.alone ?? c.relevance;
       relevant.push(floor === null || alone === null || alone === undefined || (alone >= floor && alone >= ALONE_SHARE * best));
+      relevance.push(c.relevance ?? 0);
       if (ids.length >= KEPT) break;
     }
     const routed: ScopedRanking = {
@@ -451,6 +453,7 @@ class Scan {
       ids,
       close,
       ...(floor !== null ? { relevant } : {}),
+      ...(ranking.floor !== null && ranking.candidates.some((c) => c.relevance !== null) ? { relevance, floor: ranking.floor } : {}),
       ...(ranking.request.readAs ? { readAs: ranking.request.readAs } : {}),
     };
     this.rankings.set(this.probeKey(doc, probe), routed);

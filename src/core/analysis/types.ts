@@ -60,6 +60,12 @@ export interface ScopedRanking {
    * at or above the floor); absent without a relevance model (then every one counts).
    */
   relevant?: boolean[];
+  /**
+   * For each of `ids`, its calibrated relevance to the request (0 past the reranked head), and
+   * the relevance floor of the ranking; absent without a relevance model.
+   */
+  relevance?: number[];
+  floor?: number;
   /** The request in bridged English, for a Chinese request. */
   readAs?: string;
 }
