@@ -51,6 +51,9 @@ describe('facets', () => {
     assert.ok(!mentionsSkill('Extract text from PDF files', 'pdf-extract'), 'words of the name are not a reference');
     assert.ok(mentionsSkill('Not for text: use PDF-Extract instead.', 'pdf-extract'), 'either side may be in capitals');
     assert.ok(mentionsSkillLower('not for text: use pdf-extract instead.', 'PDF-Extract'), 'the name is lower-cased, the text taken as it is');
+    assert.ok(mentionsSkillLower('完全安全模式：将 /careful（警告）与 /freeze 相结合。', 'careful'), 'a short name written as a command is a reference');
+    assert.ok(!mentionsSkillLower('see docs/careful.md or https://x.dev/careful', 'careful'), 'not inside a path or a URL');
+    assert.ok(!mentionsSkillLower('run /careful-mode first', 'careful'), 'not a longer command');
     assert.ok(!mentionsSkillLower('use pdf-extractor', 'pdf-extract'), 'a longer word is not the name');
   });
 

@@ -270,6 +270,9 @@ export function sendsToLower(lowerText: string, name: string): boolean {
 /** `mentionsSkill` for a text already lower-cased (a profile's `lowerDescription`): every pair judgement asks it four times. */
 export function mentionsSkillLower(lowerText: string, name: string): boolean {
   const n = name.toLowerCase().trim();
+  // Written as a command (/careful, as the clients invoke a skill), a name of any length is one;
+  // not inside a path (docs/careful) or a URL.
+  if (n.length >= 2 && lowerText.includes(`/${n}`) && new RegExp(`(?<![\\p{L}\\p{N}/._~-])/${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_/-])`, 'u').test(lowerText)) return true;
   if (n.length < 4 || !/[-_]/.test(n) && !/[\u3400-\u9fff]/.test(n) && n.length < 8) return false;
   for (let at = lowerText.indexOf(n); at >= 0; at = lowerText.indexOf(n, at + 1)) {
     const before = at > 0 ? lowerText[at - 1] : ' ';
