@@ -612,11 +612,11 @@ describe('query panel (DOM)', function () {
       await panel.waitForPosted('route', requestId);
       await panel.deliver(resultsMessage(requestId, over));
     };
-    await again(2, { results: [], unread: 'Hangul' });
-    assert.match(await panel.text('#results'), /^No skill matches this request\. Most of this request is in Hangul, which Skill Router does not read .* Write the request in English/);
-    assert.match(await panel.text('#status .unread'), /^Most of this request is in Hangul, .*and none of its other words is in a skill/);
+    await again(2, { results: [], unread: 'Japanese kana' });
+    assert.match(await panel.text('#results'), /^No skill matches this request\. Most of this request is in Japanese kana, which Skill Router does not read .* Write the request in English/);
+    assert.match(await panel.text('#status .unread'), /^Most of this request is in Japanese kana, .*and none of its other words is in a skill/);
     await again(3, { unread: 'Thai', match: 'weak' });
-    assert.match(await panel.text('#status .unread'), /^Most of this request is in Thai, .*only its other words were matched, so it does not say that no skill fits/);
+    assert.match(await panel.text('#status .unread'), /^Most of this request is in Thai, which Skill Router reads only through a small glossary .*only the words it knows were matched, so it does not say that no skill fits/);
     await again(4, {});
     assert.equal(await panel.page.locator('#status .unread').count(), 0, 'a request it reads has no such note');
   });

@@ -67,10 +67,12 @@ describe('requests the encoder cannot read', () => {
     const words = createSkillService({ root: '/lib', workspace: new MemoryWorkspace(files) });
     await withModel.index();
     await words.index();
-    const q = '트랜잭션 전파 설정을 검토해줘';
+    // No word of this request is in the glossary (transaction, propagation, to look over).
+    const q = '트랜잭션 전파를 살펴봐줘';
     const a = await withModel.route(q, { k: 2, passages: false });
     const b = await words.route(q, { k: 2, passages: false });
     assert.match('disabled' in a.dense ? a.dense.disabled : '', /Hangul/);
+    assert.equal(a.readAs, undefined);
     assert.deepEqual(a.candidates.map((c) => [c.skillId, c.scores.final]), b.candidates.map((c) => [c.skillId, c.scores.final]));
     assert.ok('model' in (await withModel.route('review the transaction propagation', { k: 1, passages: false })).dense, 'an English request is embedded');
   });
@@ -105,8 +107,11 @@ describe('requests the encoder reads in part', () => {
     await svc.index();
     const weightOf = async (q: string) => (await svc.route(q, { k: 1, passages: false })).candidates[0].scores.lexicalWeight!;
     assert.equal(await weightOf('repair the broken pack index without prune and verify every object'), DEFAULT_FIRST_STAGE.lexicalWeight);
-    const read = readShare(halfThai).share;
-    const w = await weightOf(halfThai);
+    // Half in Russian (Thai would be read through its glossary).
+    const halfRussian = 'почини pack/index без prune и проверь exact object';
+    const read = readShare(halfRussian).share;
+    assert.ok(read > 0.5 && read < 0.7, String(read));
+    const w = await weightOf(halfRussian);
     assert.ok(Math.abs(w - (1 - (1 - DEFAULT_FIRST_STAGE.lexicalWeight) * (2 * read - 1))) < 1e-9, `lexical weight ${w}`);
     assert.ok(w > DEFAULT_FIRST_STAGE.lexicalWeight && w < 1);
   });

@@ -27,13 +27,28 @@ export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string;
   return NOT_RELEVANT_WORDS[r.notRelevant];
 }
 
+/** The scripts (as `readShare` names them) Skill Router reads only through its small glossaries (core/text/wordGlossary.ts). */
+export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai'];
+
+/**
+ * How Skill Router reads a script it does not read whole, in words for a message: "does not
+ * read" or "reads only through a small glossary of technical words"; with `named`, the script in
+ * its place ("does not read Hangul", "reads Hangul only through ...").
+ */
+export function howRead(script: string, named = false): string {
+  if (!GLOSSED_SCRIPTS.includes(script)) return named ? `does not read ${script}` : 'does not read';
+  return `reads ${named ? `${script} ` : ''}only through a small glossary of technical words`;
+}
+
 /**
  * What the CLI, the panel and the MCP tool say of a request mostly in a script or language Skill
  * Router does not read (`RouteResult.unread`): which words were matched, and what to do to test it.
  */
 export function unreadNote(script: string, matched: boolean): string {
-  const what = `Most of this request is in ${script}, which Skill Router does not read (it reads English, and Chinese through its dictionary)`;
+  const glossary = GLOSSED_SCRIPTS.includes(script);
+  const what = `Most of this request is in ${script}, which Skill Router ${howRead(script)} (it reads English, and Chinese through its dictionary)`;
+  const words = glossary ? 'the words it knows' : 'its other words';
   return matched
-    ? `${what}: only its other words were matched, so it does not say that no skill fits. Write the request in English to test how the library routes it.`
-    : `${what}, and none of its other words is in a skill. Write the request in English to test how the library routes it.`;
+    ? `${what}: only ${words} were matched, so it does not say that no skill fits. Write the request in English to test how the library routes it.`
+    : `${what}, and none of ${words} is in a skill. Write the request in English to test how the library routes it.`;
 }

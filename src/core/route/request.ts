@@ -8,6 +8,7 @@
 import type { LexicalIndex } from '../index/lexicalIndex';
 import { analyse, hasCjk, stemWord, type Segmenter } from '../text/analyse';
 import { otherLatinLanguage } from '../text/language';
+import { glossRequest, hasGlossedScript } from '../text/wordGlossary';
 import type { Association, Familiarity } from '../text/translator';
 import { encoderText, type TextContext } from './skillText';
 import type { FirstStageSettings } from './settings';
@@ -118,7 +119,8 @@ export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstSt
  * its best confidence; null when the request has no Chinese or no bridge is loaded.
  */
 export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
-  if (!ctx.translator || !hasCjk(query)) return null;
+  if (!hasCjk(query)) return glossedRequest(query, ctx);
+  if (!ctx.translator) return null;
   const tr = ctx.translator.translate(query, libraryFamiliarity(lexical), libraryAssociation(lexical, ctx.segmenter));
   const senses = new Map<string, number>();
   for (const w of tr.words) {
@@ -127,6 +129,24 @@ export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextCon
     }
   }
   return { readAs: tr.text, senses };
+}
+
+/**
+ * A request with Korean or Thai in it read through the glossaries (wordGlossary.ts), as
+ * `bridgeRequest` reads Chinese: its English senses (the first of a word's alternatives at full
+ * confidence, the others at 0.7), and the request in English as far as they read it.
+ */
+export function glossedRequest(query: string, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
+  const glossed = glossRequest(query);
+  if (!glossed) return null;
+  const senses = new Map<string, number>();
+  for (const w of glossed.words) {
+    w.english.forEach((e, i) => {
+      const weight = i === 0 ? 1 : 0.7;
+      for (const t of new Set(analyse(e, { segmenter: ctx.segmenter }))) senses.set(t, Math.max(senses.get(t) ?? 0, weight));
+    });
+  }
+  return { readAs: glossed.readAs, senses };
 }
 
 /** How familiar an English word is to the indexed library: 0 unseen .. 1 common. */
@@ -226,12 +246,14 @@ export function unreadScript(text: string, languages: readonly string[] = ['en']
  * (`otherLatinLanguage`) gives that language instead: Skill Router reads English words only.
  */
 export function unreadRequest(query: string, readAs: string | null, ctx: TextContext = {}): string | null {
-  const text = denseQueryText(query, readAs, ctx);
+  // Korean and Thai read through a small glossary are read only in part: the request as written decides.
+  const glossed = readAs !== null && !hasCjk(query) && hasGlossedScript(query);
+  const text = denseQueryText(query, glossed ? null : readAs, ctx);
   const read = readShare(text, ['en', 'zh']);
   if (read.share < 0.5) return read.unread;
   // In Latin letters but another language than English (Spanish, German): only its names and
   // cognates are read.
-  return readAs === null ? otherLatinLanguage(text) : null;
+  return readAs === null || glossed ? otherLatinLanguage(text) : null;
 }
 
 /** `unreadScript` for a text already read (`readShare`). */

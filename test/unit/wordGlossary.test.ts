@@ -1,0 +1,45 @@
+/** Korean and Thai requests read through the small glossaries (core/text/wordGlossary.ts). */
+import { strict as assert } from 'node:assert';
+import { LexicalIndex } from '../../src/core/index/lexicalIndex';
+import { parseSkill } from '../../src/core/parse/skillDoc';
+import { DEFAULT_FIRST_STAGE } from '../../src/core/route/settings';
+import { analyseRequest, unreadRequest } from '../../src/core/route/request';
+import { lexicalFields } from '../../src/core/route/skillText';
+import { glossRequest, KOREAN_GLOSSARY, THAI_GLOSSARY } from '../../src/core/text/wordGlossary';
+
+describe('Korean and Thai through the glossaries', () => {
+  it('reads a Korean word from its start, glossary word after glossary word, and leaves its ending', () => {
+    assert.equal(glossRequest('취약한 의존성을 안전한 버전으로 올리고 테스트해줘.')?.readAs, 'vulnerable dependency safe version upgrade test.');
+    assert.equal(glossRequest('현재 API 지연시간 기준값을 측정해서 보고만 해줘.')?.readAs, 'current API latency time baseline measure report.', 'a compound is read word by word; Latin words stay');
+    assert.equal(glossRequest('미보안 구역'), null, 'a glossary word inside another word is not read');
+  });
+
+  it('reads a Thai run by the longest word at each place, a two-letter word only where one ended', () => {
+    assert.equal(glossRequest('ตั้ง repo ใหม่แบบ partial clone')?.readAs, 'set up repo new partial clone');
+    assert.equal(glossRequest('หาประวัติ commit')?.readAs, 'find history commit');
+    assert.equal(glossRequest('สลบ'), null, 'ลบ (delete) inside สลบ is not read');
+  });
+
+  it('gives no reading for a request without Hangul or Thai, and every entry has English', () => {
+    assert.equal(glossRequest('Review the auth module'), null);
+    assert.equal(glossRequest('帮我审查认证模块'), null, 'Chinese is the dictionary bridge\'s');
+    for (const [word, english] of [...KOREAN_GLOSSARY, ...THAI_GLOSSARY]) {
+      assert.ok(english.length > 0 && english.every((e) => /^[a-z][a-z -]*$/.test(e)), word);
+    }
+  });
+
+  it('adds the English to the request\'s words, and still says the request is not read whole', () => {
+    const doc = parseSkill({ id: 'security-audit', path: 'security-audit/SKILL.md', folderName: 'security-audit' }, '---\nname: security-audit\ndescription: Audit dependencies for known vulnerabilities and upgrade them to a safe version.\n---\n# Audit\n', ['spec']);
+    const ix = new LexicalIndex();
+    ix.upsert(doc.id, lexicalFields(doc, {}));
+    const q = '취약한 의존성을 감사해줘';
+    const req = analyseRequest(q, ix, DEFAULT_FIRST_STAGE, {});
+    assert.equal(req.readAs, 'vulnerable dependency audit');
+    for (const t of ['vulner', 'depend', 'audit']) assert.ok([...req.weights.keys()].some((k) => k.startsWith(t)), `${t} in ${[...req.weights.keys()]}`);
+    assert.ok((ix.search(req.weights, undefined, req.translated).get('security-audit') ?? 0) > 0, 'the English meets the skill\'s words');
+    const unknown = analyseRequest('트랜잭션을 살펴봐줘', ix, DEFAULT_FIRST_STAGE, {});
+    assert.equal(unknown.readAs, null);
+    assert.equal(ix.search(unknown.weights, undefined, unknown.translated).get('security-audit') ?? 0, 0, 'words outside the glossary meet nothing');
+    assert.equal(unreadRequest(q, req.readAs), 'Hangul', 'read in part: "no skill fits" is not said of it');
+  });
+});
