@@ -56,7 +56,9 @@ export function renderStatus(el: HTMLElement, s: ViewState): void {
   const summary = `${plural(last.results.length, 'skill')} for “${last.query}” · ${how} · ${last.totalMs.toFixed(0)} ms`;
   const unread = last.unread ? h('div', { class: 'unread' }, unreadNote(last.unread, last.results.length > 0)) : null;
   if (!last.readAs) return unread ? fill(el, summary, unread) : fill(el, summary);
-  const title = 'How the Chinese-English dictionary bridge read the request: its words in English, as English skills and an English-only model meet it';
+  const title = last.unread
+    ? `How the ${last.unread} glossary read the request: the words it knows, in English, as English skills and an English-only model meet them`
+    : 'How the Chinese-English dictionary bridge read the request: its words in English, as English skills and an English-only model meet it';
   fill(el, summary, h('div', { class: 'read-as', title }, `Read as: ${last.readAs}`), ...(unread ? [unread] : []));
 }
 

@@ -115,10 +115,18 @@ describe('query panel (DOM)', function () {
     await routed();
     await panel.deliver(resultsMessage(1, { readAs: 'extract invoice table' }));
     assert.equal(await panel.text('#status .read-as'), 'Read as: extract invoice table');
+    assert.match((await panel.page.getAttribute('#status .read-as', 'title')) ?? '', /dictionary bridge/);
     assert.match(await panel.text('#status'), /^4 skills for “extract the tables.*” · model use-lite-en@1 · 42 ms/);
     // Over the bound: the whole message fails its check and is not shown.
     await panel.deliver(resultsMessage(1, { readAs: 'x'.repeat(MAX_READ_AS_LENGTH + 1) }));
     assert.equal(await panel.text('#status .read-as'), 'Read as: extract invoice table');
+    // A Korean request read through the glossary: the reading, what read it, and that it was read in part.
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver(resultsMessage(2, { readAs: 'vulnerable dependency upgrade test', unread: 'Hangul', match: 'weak' }));
+    assert.equal(await panel.text('#status .read-as'), 'Read as: vulnerable dependency upgrade test');
+    assert.match((await panel.page.getAttribute('#status .read-as', 'title')) ?? '', /Hangul glossary/);
+    assert.match(await panel.text('#status .unread'), /reads only through a small glossary/);
   });
 
   it('shows a stage that is off as "off" with an empty bar, and scales bars when scores exceed 1', async () => {
