@@ -582,7 +582,7 @@ export function judgeCompetition(
  * over the probes of both, the other's calibrated relevance (0 where it is not ranked near) is on
  * average at or above the ranking's relevance floor. True without a relevance model.
  *
- * On the tune half of bench/pairs, the 6 near-duplicate findings under the floor (0.10) were 4
+ * On the tune half of bench/pairs, the 6 near-duplicate findings under the floor (0.10 then) were 4
  * suite siblings (challenge and postmortem: 0.01), an umbrella and a sequence, no same job; on
  * the tune half of bench/twins the lowest twin stands at 0.17 (a postmortem and its paraphrase).
  */

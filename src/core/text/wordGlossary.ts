@@ -88,6 +88,8 @@ const KOREAN = `
 바꾸 change
 바꿔 change
 감사 audit
+감사합니다 thanks
+감사해요 thanks
 인증 authentication|auth
 권한 permission
 경로 path
