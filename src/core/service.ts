@@ -93,8 +93,9 @@ export interface RouteResult {
   /** The reranker that ordered the candidates (absent when reranking was off). */
   reranker?: string;
   /**
-   * How the Chinese-English bridge read a request with Chinese in it: its words in English, as the
-   * English-only encoder reads them and as they meet English skills. Absent for other requests.
+   * How the Chinese-English bridge read a request with Chinese in it (or the small glossaries one
+   * with Korean or Thai: the words they know): its words in English, as the English-only encoder
+   * reads them and as they meet English skills. Absent for other requests.
    */
   readAs?: string;
   /**

@@ -135,7 +135,7 @@ export interface RouteResponse {
   /** Which model gave the dense scores, or why there are none. */
   dense: { model: string } | { disabled: string };
   timings: { embedMs: number; denseMs: number; lexicalMs: number; fuseMs: number; rerankMs: number; totalMs: number };
-  /** How the Chinese-English bridge read a request with Chinese in it (absent otherwise). */
+  /** How the Chinese-English bridge (Korean, Thai: the small glossaries) read the request (absent otherwise). */
   readAs?: string;
   /** The script or language most of the request is in when Skill Router reads none of it (`RouteResult.unread`). */
   unread?: string;

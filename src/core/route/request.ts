@@ -116,7 +116,8 @@ export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstSt
 
 /**
  * The request in bridged English and the analysed English senses of its Chinese words, each with
- * its best confidence; null when the request has no Chinese or no bridge is loaded.
+ * its best confidence; null when the request has no Chinese or no bridge is loaded. A request
+ * without Chinese but with Korean or Thai is read through the glossaries instead (`glossedRequest`).
  */
 export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
   if (!hasCjk(query)) return glossedRequest(query, ctx);
