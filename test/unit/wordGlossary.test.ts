@@ -42,5 +42,9 @@ describe('Korean and Thai through the glossaries', () => {
     assert.equal(unknown.readAs, null);
     assert.equal(ix.search(unknown.weights, undefined, unknown.translated).get('security-audit') ?? 0, 0, 'words outside the glossary meet nothing');
     assert.equal(unreadRequest(q, req.readAs), 'Hangul', 'read in part: "no skill fits" is not said of it');
+    // A Latin word written onto a Korean ending is one token for the analyser; the reading has it apart.
+    const pdf = analyseRequest('스캔한 영수증 PDF에서 표 데이터를 추출해줘', ix, DEFAULT_FIRST_STAGE, {});
+    assert.equal(pdf.readAs, 'scan receipt PDF table data extract');
+    for (const t of ['pdf', 'extract', 'receipt', 'scan']) assert.ok(pdf.weights.has(t), `${t} in ${[...pdf.weights.keys()]}`);
   });
 });

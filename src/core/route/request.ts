@@ -147,6 +147,9 @@ export function glossedRequest(query: string, ctx: TextContext): { readAs: strin
       for (const t of new Set(analyse(e, { segmenter: ctx.segmenter }))) senses.set(t, Math.max(senses.get(t) ?? 0, weight));
     });
   }
+  // Latin words written onto a Korean ending or into a Thai run ("PDF에서", "repoใหม่") are one
+  // token with it for the analyser; the reading has them apart.
+  for (const t of analyse(glossed.readAs, { segmenter: ctx.segmenter })) if (!senses.has(t)) senses.set(t, 1);
   return { readAs: glossed.readAs, senses };
 }
 

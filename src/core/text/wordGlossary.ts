@@ -214,6 +214,53 @@ const KOREAN = `
 회의 meeting
 일정 schedule|calendar
 등록 register|file
+추출 extract
+스캔 scan
+영수증 receipt
+송장 invoice
+청구서 invoice
+인보이스 invoice
+표 table
+표준 standard
+텍스트 text
+문자 text
+양식 form
+필드 field
+변환 convert|conversion
+분할 split
+압축 compress
+다운로드 download
+업로드 upload
+크롤링 crawl
+스크래핑 scrape
+웹 web
+사이트 site|website
+그래프 graph|chart
+시각화 visualization|visualize
+대시보드 dashboard
+계산 calculate
+통계 statistics
+모델 model
+학습 training|train
+예측 predict|forecast
+분류 classify|classification
+블로그 blog
+게시물 post
+회의록 meeting notes
+계약서 contract
+계약 contract
+법률 legal
+결제 payment
+주문 order
+재고 inventory
+상품 product
+추천 recommend
+리팩터링 refactor
+리팩토링 refactor
+컨테이너 container
+도커 docker
+쿠버네티스 kubernetes
+클라우드 cloud
 `;
 
 const THAI = `
@@ -328,6 +375,22 @@ const THAI = `
 ก่อน before|first
 หลัง after
 แล้ว then
+ดึง extract|pull
+สกัด extract
+ใบเสร็จ receipt
+ใบแจ้งหนี้ invoice
+ข้อความ text|message
+แบบฟอร์ม form
+แปลง convert
+กราฟ graph|chart
+แผนภูมิ chart
+คำนวณ calculate
+สถิติ statistics
+สัญญา contract
+ชำระเงิน payment
+คำสั่งซื้อ order
+สินค้า product
+ภาษา language
 `;
 
 function parse(lines: string): ReadonlyMap<string, readonly string[]> {
