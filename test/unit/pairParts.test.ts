@@ -1,6 +1,6 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, oneSkillTwice, relevantToEachOther, sequenceOf, handOffOf, oppositeWays, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, oneSkillTwice, relevantToEachOther, roleOver, sequenceOf, handOffOf, oppositeWays, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding, ScopedRanking } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
@@ -208,6 +208,17 @@ describe('closeness and suite siblings', () => {
     assert.equal(closeTo(wordsOnly, { id: 'y', fused: 0, dense: null }, 2, new Map([['x', 10], ['y', 1]])), true);
     assert.equal(closeTo(wordsOnly, { id: 'y', fused: 0, dense: null }, 2, new Map([['x', 10], ['y', 0.2]])), false);
     assert.equal(closeTo(undefined, self, 40), false, 'the probe\'s own skill must be in the ranking');
+  });
+
+  it('a role over a body of patterns or templates is an umbrella, told by the names', () => {
+    const s = (name: string) => ({ id: `c/${name}`, name });
+    assert.deepEqual(roleOver(s('typescript-pro'), s('typescript-advanced-types')), { umbrella: 'c/typescript-pro', task: 'c/typescript-advanced-types' });
+    assert.deepEqual(roleOver(s('react-native-architecture'), s('mobile-developer')), { umbrella: 'c/mobile-developer', task: 'c/react-native-architecture' });
+    assert.equal(roleOver(s('mermaid-expert'), s('mermaid-diagram-author')), null, 'a role and a paraphrase of it: one job');
+    assert.equal(roleOver(s('graphql'), s('graphql-architect')), null);
+    assert.equal(roleOver(s('fastapi-templates'), s('django-patterns')), null, 'neither is a role');
+    assert.equal(roleOver(s('product-analyst'), s('growth-engineer')), null, 'both are roles');
+    assert.equal(roleOver(s('improve'), s('pro-tips')), null, '"pro" must be the last word; "improve" is none');
   });
 
   it('one job twice needs each judged relevant to the other\'s requests, not only ranked near them', () => {

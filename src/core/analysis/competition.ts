@@ -523,6 +523,11 @@ export function judgeCompetition(
     if (spread(ru, u.id) >= spread(rt, t.id)) return { kind: 'umbrella', umbrella: u.id, task: t.id, by: 'spread' };
   }
 
+  // A role (typescript-pro, unity-developer) over a body of patterns or templates for part of its
+  // work (typescript-advanced-types, unity-ecs-patterns): the role covers more than the patterns.
+  const role = roleOver(x, y);
+  if (role) return { kind: 'umbrella', umbrella: role.umbrella, task: role.task, by: 'role' };
+
   // The same job for two stacks, platforms or products: a conflict while a first sentence does
   // not say which; variants that name what sets them apart first are told apart already.
   const mismatches = facetMismatches(px.facets, py.facets).filter((m) => VARIANT_FAMILIES.includes(m.family));
@@ -600,6 +605,31 @@ export function relevantToEachOther(rx: readonly ScopedRanking[], ry: readonly S
     }
   }
   return n === 0 || sum / n >= floor;
+}
+
+/** A name that is a role: the last word says who works (fastapi-pro, unity-developer, quant-analyst). */
+const ROLE_NAME = /(?:^|[-_])(?:pro|developer|expert|engineer|architect|specialist|analyst|advisor|consultant)$/i;
+/** A name that is a body of knowledge for part of a job: the last word says what it holds (fastapi-templates). */
+const TOPIC_NAME = /(?:^|[-_])(?:patterns|templates|frameworks|architecture|types|recipes|best-practices)$/i;
+
+/**
+ * A role over a body of patterns, templates or types for part of its work, told by the names
+ * alone: one named for who works (`-pro`, `-developer`, `-analyst`, ...), the other for what it
+ * holds (`-patterns`, `-templates`, `-frameworks`, ...). Null otherwise, and when both or neither
+ * are so named. Of the 9 pairs so named that the scan flags on the tune half of bench/pairs, 7
+ * were judged umbrellas with the role over the patterns skill (typescript-pro over
+ * typescript-advanced-types, mobile-developer over react-native-architecture), 1 one job
+ * (dotnet-architect, dotnet-backend-patterns) and 1 an overlap; no twin of bench/twins is so named
+ * (mermaid-expert's paraphrase is mermaid-diagram-author).
+ */
+export function roleOver(x: Pick<SkillDoc, 'id' | 'name'>, y: Pick<SkillDoc, 'id' | 'name'>): { umbrella: string; task: string } | null {
+  const rx = ROLE_NAME.test(x.name);
+  const ry = ROLE_NAME.test(y.name);
+  const tx = TOPIC_NAME.test(x.name);
+  const ty = TOPIC_NAME.test(y.name);
+  if (rx && !tx && ty && !ry) return { umbrella: x.id, task: y.id };
+  if (ry && !ty && tx && !rx) return { umbrella: y.id, task: x.id };
+  return null;
 }
 
 /** Suffixes that mark a translation of a skill (qmd-zh, seo-audit-cn). */

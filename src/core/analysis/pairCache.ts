@@ -13,7 +13,7 @@ import { TemplateCounts } from './templateCounts';
 import type { PairFinding, ScopedRanking } from './types';
 
 /** Bump when what a scan finds for the same library changes (rules, probes, messages). */
-export const PAIR_SCAN_VERSION = 41;
+export const PAIR_SCAN_VERSION = 42;
 
 /** Whole-library results kept (the current state and a few before it: an undo finds its result). */
 const RESULTS_KEPT = 4;

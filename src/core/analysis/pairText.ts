@@ -67,6 +67,7 @@ export function pairMessage(f: PairFacts): string {
     const why = {
       hub: `${u.name}'s body names many of the other skills (a hub)`,
       spread: `${u.name}, an umbrella skill, spreads its requests over more skills`,
+      role: `${u.name} is named for a role and ${t.name} for the ${holds(t.name)} it holds, a part of that role's work`,
     }[verdict.by];
     return `${written(dt, t.name)} also ${dt.taken === 1 ? 'ranks' : 'rank'} ${u.name} in the top 3, and ${why}; e.g. ${quoted(f.example)}.`;
   }
@@ -83,6 +84,12 @@ export function pairMessage(f: PairFacts): string {
     return `Two steps of one piece of work (${verdict.words[0]} with ${first.name}, then ${verdict.words[1]} with ${then.name}): ${both}`;
   }
   return both;
+}
+
+/** What a skill named for a body of knowledge holds, from its last name word (`roleOver`). */
+function holds(name: string): string {
+  const last = name.toLowerCase().split(/[-_]/).pop() ?? '';
+  return ({ architecture: 'architecture guidance', practices: 'best practices' } as Record<string, string>)[last] ?? last;
 }
 
 function capitalise(s: string): string {

@@ -106,9 +106,10 @@ export type Verdict =
   /**
    * One covers the other's job as a part of a broader one, told `by`: the umbrella is a hub of
    * the reference graph (its body names many of the others), or presents itself as an umbrella
-   * and spreads its requests over more skills.
+   * and spreads its requests over more skills, or is a role (`-pro`, `-developer`) over a skill
+   * of patterns or templates (`-patterns`, `-templates`).
    */
-  | { kind: 'umbrella'; umbrella: string; task: string; by: 'hub' | 'spread' }
+  | { kind: 'umbrella'; umbrella: string; task: string; by: 'hub' | 'spread' | 'role' }
   /** Two steps of one piece of work: `first`'s job comes before `then`'s (`words`: the verbs that say so). */
   | { kind: 'sequence'; first: string; then: string; words: [string, string] };
 
