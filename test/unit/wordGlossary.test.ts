@@ -13,6 +13,7 @@ describe('Korean and Thai through the glossaries', () => {
     assert.equal(glossRequest('현재 API 지연시간 기준값을 측정해서 보고만 해줘.')?.readAs, 'current API latency time baseline measure report.', 'a compound is read word by word; Latin words stay');
     assert.equal(glossRequest('미보안 구역'), null, 'a glossary word inside another word is not read');
     assert.equal(glossRequest('보안 감사해줘. 감사합니다!')?.readAs, 'security audit. thanks!', 'thanks is not an audit');
+    assert.equal(glossRequest('결과를 표로 표시해줘')?.readAs, 'table display', 'a longer word wins over its first syllable: 표시 is no table');
   });
 
   it('reads a Thai run by the longest word at each place, a two-letter word only where one ended', () => {

@@ -90,6 +90,7 @@ const KOREAN = `
 감사 audit
 감사합니다 thanks
 감사해요 thanks
+감사드립니다 thanks
 인증 authentication|auth
 권한 permission
 경로 path
@@ -164,6 +165,8 @@ const KOREAN = `
 노트 notes
 새 new
 새로운 new
+새로고침 refresh
+새벽 early morning
 현재 current
 간헐적 intermittent|flaky
 메이저 major
@@ -222,6 +225,8 @@ const KOREAN = `
 인보이스 invoice
 표 table
 표준 standard
+표시 display|show
+표현 expression
 텍스트 text
 문자 text
 양식 form
@@ -234,6 +239,7 @@ const KOREAN = `
 크롤링 crawl
 스크래핑 scrape
 웹 web
+웹훅 webhook
 사이트 site|website
 그래프 graph|chart
 시각화 visualization|visualize
