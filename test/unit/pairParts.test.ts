@@ -1,6 +1,8 @@
 /** The parts of the pair scan: probe requests, copies, closeness, suite siblings, the suggested line. */
 import { strict as assert } from 'node:assert';
-import { closeTo, oneSkillTwice, relevantToEachOther, roleOver, sequenceOf, handOffOf, oppositeWays, firstSentence, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { closeTo, oneSkillTwice, relevantToEachOther, roleOver, presentsAsUmbrella, saysItsOwnJobFirst } from '../../src/core/analysis/competition';
+import { firstSentence } from '../../src/core/analysis/facets';
+import { handOffOf, oppositeWays, sequenceOf } from '../../src/core/analysis/sequences';
 import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding, ScopedRanking } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';

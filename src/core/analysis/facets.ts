@@ -281,3 +281,8 @@ export function mentionsSkillLower(lowerText: string, name: string): boolean {
   }
   return false;
 }
+
+/** The first sentence of a description (where an agent looks first); "Node.js" does not end one. */
+export function firstSentence(description: string): string {
+  return description.trim().split(/(?<=[.!?])\s+|(?<=[。！？])|\n/u)[0] ?? '';
+}

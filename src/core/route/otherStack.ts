@@ -9,7 +9,7 @@
  * away. A library named `<name>.js` ("Mermaid.js diagrams") names a tool, not the language the
  * skill is for; Node.js is a runtime and counts.
  */
-import { firstSentence } from '../analysis/competition';
+import { firstSentence } from '../analysis/facets';
 import { detectFacets, type Facets, type FacetFamily } from '../analysis/facets';
 
 /** The families in which a skill for another value does not serve the request at all. */
