@@ -15,7 +15,7 @@ import { SKIP_REASONS } from '../core/analysis/types';
 import { CLIENT_PROFILES, listingText, PROFILES, type ProfileId } from '../core/profiles';
 import type { IndexStats, RouteOptions } from '../core/service';
 import type { SkillDoc } from '../core/types';
-import { GLOSSED_SCRIPTS, howRead } from '../core/route/notRelevant';
+import { howRead, matchedWords } from '../core/route/notRelevant';
 import type { IndexProgress, LiveRouteResult } from './liveLibrary';
 import { capRequest, label, MAX_REQUEST_CHARS, shapeAnswer, skipPhrase, type ListingOf, type SkillAnswer } from './routeAnswer';
 import { listSkillFolder, readSkillFile, safeRelative, SkillFileError, skillFolder } from './skillFiles';
@@ -357,7 +357,7 @@ function answerResult(answer: SkillAnswer, root: string, wordsOnly?: { embedded:
 export function answerText(a: SkillAnswer): string {
   const lines: string[] = [];
   if (a.readAs) lines.push(`(read as: ${a.readAs})`);
-  if (a.unread && a.match !== 'none') lines.push(`(most of the request is in ${a.unread}, which the router ${howRead(a.unread)}: these skills matched ${GLOSSED_SCRIPTS.includes(a.unread) ? 'the words it knows' : 'its other words'} only; read their descriptions to judge)`);
+  if (a.unread && a.match !== 'none') lines.push(`(most of the request is in ${a.unread}, which the router ${howRead(a.unread)}: these skills matched ${matchedWords(a.unread)} only; read their descriptions to judge)`);
   if (a.truncated) lines.push('(the request was long: only its first 2,000 words were routed)');
   lines.push(a.message);
   if (a.match === 'none') return lines.join('\n');

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { SkipReason } from '../core/analysis/types';
 import type { RouteCandidate, RouteResult } from '../core/service';
-import { GLOSSED_SCRIPTS, howRead } from '../core/route/notRelevant';
+import { howRead, matchedWords } from '../core/route/notRelevant';
 
 export { capRequest, MAX_REQUEST_CHARS, MAX_REQUEST_WORDS } from '../core/route/request';
 
@@ -90,7 +90,7 @@ export function shapeAnswer(result: RouteResult, opts: ShapeOptions): SkillAnswe
   if (match === 'none') {
     // The router cannot say that no skill fits a request it does not read: it says so instead.
     const message = result.unread
-      ? `The router ${howRead(result.unread, true)}, in which most of this request is written, and none of ${GLOSSED_SCRIPTS.includes(result.unread) ? 'the words it knows' : 'its other words'} is in a skill: decide from the skill list yourself.`
+      ? `The router ${howRead(result.unread, true)}, in which most of this request is written, and none of ${matchedWords(result.unread)} is in a skill: decide from the skill list yourself.`
       : 'No skill in this library fits this request: go ahead without one.';
     return { ...base, match, message, set: [], others: [] };
   }

@@ -40,14 +40,18 @@ export function howRead(script: string, named = false): string {
   return `reads ${named ? `${script} ` : ''}only through a small glossary of technical words`;
 }
 
+/** Which of a request's words were matched, in a script read whole or not: "the words it knows" or "its other words". */
+export function matchedWords(script: string): string {
+  return GLOSSED_SCRIPTS.includes(script) ? 'the words it knows' : 'its other words';
+}
+
 /**
  * What the CLI, the panel and the MCP tool say of a request mostly in a script or language Skill
  * Router does not read (`RouteResult.unread`): which words were matched, and what to do to test it.
  */
 export function unreadNote(script: string, matched: boolean): string {
-  const glossary = GLOSSED_SCRIPTS.includes(script);
   const what = `Most of this request is in ${script}, which Skill Router ${howRead(script)} (it reads English, and Chinese through its dictionary)`;
-  const words = glossary ? 'the words it knows' : 'its other words';
+  const words = matchedWords(script);
   return matched
     ? `${what}: only ${words} were matched, so it does not say that no skill fits. Write the request in English to test how the library routes it.`
     : `${what}, and none of ${words} is in a skill. Write the request in English to test how the library routes it.`;
