@@ -726,6 +726,131 @@ const LIBRARIES = [
       return rows;
     },
   },
+  {
+    name: 'artisan',
+    repo: 'novotnyllc/dotnet-marketplace',
+    commit: '532ed78a8716752cb99ba3a58c0d1eca11bd665a',
+    skillLang: 'en',
+    skillRoot: /^plugins\/dotnet-artisan\/skills\/[^/]+\/SKILL\.md$/,
+    tests: ['tests/agent-routing/cases.json', 'tests/copilot-smoke/cases.jsonl'],
+    rules: [
+      'Library: the `dotnet-artisan` plugin\'s skills, `plugins/dotnet-artisan/skills/<skill>/SKILL.md` (9, the consolidated catalogue with the `dotnet-advisor` router and `using-dotnet`); the smoke test\'s fixture skill `tests/copilot-smoke/fixture-plugin/skills/dotnet-sentinel-test` is left out.',
+      '`tests/agent-routing/cases.json` (`{case_id, category, prompt, expected_skill, required_*_evidence, optional_skills?, disallowed_skills?}`, the live Claude/Codex/Copilot corpus run by `check-skills.cs`): `expected_skill` → positive (k=1); `optional_skills` (tracked but not gated, docs/agent-routing-tests.md) → `also_ok`. The one `disallowed_skills` entry names the retired `dotnet-blazor-auth`, absent from the library: kept as `disallowed_skills`, not as `not`. `category` kept.',
+      '`tests/copilot-smoke/cases.jsonl` (`{id, user_prompt, expected_skills, should_activate, category}`, run by `run_smoke.py`, which reports every expected skill not activated as missing): `should_activate: true` → positive requiring all `expected_skills` (k=2 for the `advisor-routed` cases: `dotnet-advisor` plus a specialist); `should_activate: false` (`category: negative`, Python, React, Kubernetes, Git and TCP requests) → negative `not: []`. `category` kept.',
+      '`tests/trigger-corpus.json` names the 35 granular skills of the catalogue before it was consolidated (`dotnet-csharp-dependency-injection`, `dotnet-minimal-apis`, ...), none of which exists at this commit: not used.',
+    ],
+    parse(read, _files, text) {
+      const rows = [];
+      const a = 'tests/agent-routing/cases.json';
+      for (const c of read(a)) {
+        const extra = { category: c.category, ...(c.disallowed_skills ? { disallowed_skills: c.disallowed_skills } : {}) };
+        rows.push({ id: c.case_id, query: c.prompt, skills: [c.expected_skill], alsoOk: arr(c.optional_skills), source: a, extra });
+      }
+      const s = 'tests/copilot-smoke/cases.jsonl';
+      for (const line of text(s).split('\n')) {
+        if (!line.trim()) continue;
+        const c = JSON.parse(line);
+        rows.push(
+          c.should_activate === false
+            ? { id: c.id, query: c.user_prompt, not: [], source: s, extra: { category: c.category } }
+            : { id: c.id, query: c.user_prompt, skills: c.expected_skills, source: s, extra: { category: c.category } },
+        );
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'dapi',
+    repo: 'dapi/claude-code-marketplace',
+    commit: '60883136ed1c63d8ee71ec20798bb7a92e674e52',
+    skillLang: 'en',
+    tests: ['<plugin>/skills/<skill>/TRIGGER_EXAMPLES.md'],
+    rules: [
+      'Library: every `<plugin>/skills/<skill>/SKILL.md` (12 plugins of one marketplace: Bugsnag, email via himalaya, GitHub issues, media upload, spec review, zellij, ...).',
+      '`<plugin>/skills/<skill>/TRIGGER_EXAMPLES.md` (one per skill, reviewed with `scripts/review_skill_triggers.sh` and SKILL_TRIGGER_REVIEW_CHECKLIST.md): Markdown lists of quoted requests under level-2 sections. A bullet `- "<request>"` under a section headed "Should Activate", "[YES] ..." or "... (ДОЛЖНЫ СРАБОТАТЬ)" → positive for the skill whose folder holds the file; under "Should NOT Activate", "[NO] ..." or "НЕ должны активировать" → negative `not: [<skill>]` (the authors\' near misses and off-topic requests, kept per skill; the annotation after the quotes, which sometimes names the skill that should answer, is kept as `note`). Sections of keywords ("Key Trigger Words", "Ключевые триггерные слова") and testing notes are not requests: not used. Ids `<skill>:pos#N` / `<skill>:neg#N` by position.',
+      'Requests are English or Russian (Cyrillic): Russian ones get direction `ru2en`. The skill descriptions are English (several with Russian trigger phrases), except `spec-review`\'s, which is Russian; the library is recorded as `en`.',
+    ],
+    parse(_read, list, text) {
+      const rows = [];
+      for (const src of list().filter((f) => /^[^/]+\/skills\/[^/]+\/TRIGGER_EXAMPLES\.md$/.test(f))) {
+        const skill = src.split('/')[2];
+        let mode = null;
+        let npos = 0;
+        let nneg = 0;
+        for (const line of text(src).split('\n')) {
+          if (/^## /.test(line)) {
+            mode = /Should NOT Activate|НЕ должны активировать|\[NO\]/i.test(line) ? 'neg' : /Should Activate|ДОЛЖНЫ СРАБОТАТЬ|\[YES\]/.test(line) ? 'pos' : null;
+            continue;
+          }
+          const m = /^\s*[-*]\s+"([^"]+)"\s*(.*)$/.exec(line);
+          if (!mode || !m) continue;
+          const note = m[2].trim();
+          const extra = note ? { note } : {};
+          if (mode === 'pos') rows.push({ id: `${skill}:pos#${++npos}`, query: m[1], skills: [skill], source: src, extra });
+          else rows.push({ id: `${skill}:neg#${++nneg}`, query: m[1], not: [skill], source: src, extra });
+        }
+      }
+      return rows;
+    },
+  },
+  {
+    name: 'buildkite',
+    repo: 'buildkite/skills',
+    commit: '72436743f4cd1abe654a3e389d42462788883ab9',
+    skillLang: 'en',
+    tests: ['evals/trigger_dataset.yaml'],
+    rules: [
+      'Commit: the snapshot\'s HEAD (2524769, 2026-05-01) no longer has the tests: `49f8c10` (2026-04-28, "Remove evals/ and ralph/ — moved to buildkite/skills-internal-tools") deleted them. The commit pinned is that removal\'s parent, the last one where the skills and the authors\' trigger set are together (8 skills; two of them were dropped before HEAD).',
+      '`evals/trigger_dataset.yaml` (`trigger_evals: [{id, query, expected_skill, expected_not_skills?, tags}]`, run by `evals/run_trigger.py`, which shows the model every skill description and grades the one skill it returns): `expected_skill` → positive (k=1) with `expected_not_skills` (the near-miss\'s tempting neighbour) as `not`. `tags` (`should-trigger`, `near-miss`, `<a>-vs-<b>`) kept.',
+    ],
+    parse(_read, _files, text) {
+      const src = 'evals/trigger_dataset.yaml';
+      return yaml.load(text(src)).trigger_evals.map((c) => ({ id: c.id, query: c.query, skills: [c.expected_skill], not: arr(c.expected_not_skills), source: src, extra: { tags: c.tags } }));
+    },
+  },
+  {
+    name: 'switchroom',
+    repo: 'switchroom/switchroom',
+    commit: '915b45004e61c62ea4e659ce222423ac87482acb',
+    skillLang: 'en',
+    skillRoot: /^skills\/switchroom-[^/]+\/SKILL\.md$/,
+    tests: ['evals/trigger_dataset.yaml'],
+    rules: [
+      'Library: the six skills the authors\' router sees (`ROUTABLE_SKILLS` in `evals/run_trigger.py`: `switchroom-status`, `-health`, `-install`, `-manage`, `-cli`, `-architecture`), `skills/switchroom-<x>/SKILL.md`. The other `skills/` folders are bundled copies of other libraries (Anthropic\'s `docx`, `pdf`, `pptx`, `xlsx`, `skill-creator`, `mcp-builder`, `webapp-testing`; Buildkite\'s eight skills) or helpers outside the router (`humanizer`, `file-bug`, `token-helpers`, `telegram-test-harness`), and `profiles/*/skills/` are per-agent profile skills: left out.',
+      '`evals/trigger_dataset.yaml` (`trigger_evals: [{id, query, expected_skill, expected_not_skills, tags}]`; the runner asks the model for the single best skill and fails a case that picks one of `expected_not_skills`): `expected_skill` → positive (k=1) with `expected_not_skills` as `not`. `tags` kept.',
+    ],
+    parse(_read, _files, text) {
+      const src = 'evals/trigger_dataset.yaml';
+      return yaml.load(text(src)).trigger_evals.map((c) => ({ id: c.id, query: c.query, skills: [c.expected_skill], not: arr(c.expected_not_skills), source: src, extra: { tags: c.tags } }));
+    },
+  },
+  {
+    name: 'amd',
+    repo: 'amd/skills',
+    commit: '0a8a3e52b3f92f89803164474e08eb359d10547e',
+    skillLang: 'en',
+    skillRoot: /^skills\/[^/]+\/SKILL\.md$/,
+    tests: ['skills/<skill>/evals/evals.json', 'eval/negatives.json'],
+    rules: [
+      'Library: `skills/<skill>/SKILL.md` (8, `SKILLS_DIR` of `eval/datasets.py`, every one with a dataset); the two under `staging/` are not in it. The authors\' routing run installs only the published bundle (`.claude-plugin/marketplace.json`: `local-ai-use`, `local-ai-app-integration`, `serving-llms-on-instinct`, `tracelens-analysis-orchestrator`); here all eight compete.',
+      '`skills/<skill>/evals/evals.json` (`evaluations: [{id, skill_should_trigger, prompt, ...}]`; the folder names the skill): `skill_should_trigger: true` → positive for that skill (ids `<skill>#<id>`). `false` → negative `not: []`: the authors define `false` as "nothing fires" ("A prompt that should trigger a *different* skill belongs in that skill\'s dataset ... keeps `false` meaning \\"nothing fires\\""); these are the owner\'s near misses, kept with `category: near_miss` and `owner`.',
+      '`eval/negatives.json` (prompts "that belong to no skill\'s domain", all `skill_should_trigger: false`) → negative `not: []`, `category: unrelated`.',
+      '`expected_behavior` and the other behaviour fields grade what a skill does once loaded: not used.',
+    ],
+    parse(read, list) {
+      const rows = [];
+      for (const src of list().filter((f) => /^skills\/[^/]+\/evals\/evals\.json$/.test(f))) {
+        const skill = src.split('/')[1];
+        for (const e of read(src).evaluations) {
+          const id = `${skill}#${e.id}`;
+          rows.push(e.skill_should_trigger ? { id, query: e.prompt, skills: [skill], source: src } : { id, query: e.prompt, not: [], source: src, extra: { category: 'near_miss', owner: skill } });
+        }
+      }
+      const neg = 'eval/negatives.json';
+      for (const e of read(neg).evaluations) rows.push({ id: `negatives#${e.id}`, query: e.prompt, not: [], source: neg, extra: { category: 'unrelated' } });
+      return rows;
+    },
+  },
 ];
 
 function convert(lib) {
