@@ -37,10 +37,10 @@ export function isTuneLibrary(name: string): boolean {
 }
 
 /**
- * Libraries SPLIT.md holds out whatever their hash: the fresh, fresh2 and fresh3 collections
- * (kadenn and z80 would be tune by the rule). Never trained on.
+ * Libraries SPLIT.md holds out whatever their hash: the fresh, fresh2, fresh3 and fresh4
+ * collections (kadenn, z80 and all of fresh4 would be tune by the rule). Never trained on.
  */
-export const HELD_OUT_ALWAYS: ReadonlySet<string> = new Set(['kadenn', 'jayden', 'web-motion', 'frontend-niche', 'z80', 'gtm', 'idaibin', 'hengmu', 'orchestkit', 'msdotnet', 'elias', 'uipath']);
+export const HELD_OUT_ALWAYS: ReadonlySet<string> = new Set(['kadenn', 'jayden', 'web-motion', 'frontend-niche', 'z80', 'gtm', 'idaibin', 'hengmu', 'orchestkit', 'msdotnet', 'elias', 'uipath', 'artisan', 'dapi', 'buildkite', 'switchroom', 'amd']);
 
 /**
  * The tune libraries the shipped reranker and relevance model were fitted on (with dotnet). A
