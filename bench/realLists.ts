@@ -51,12 +51,43 @@ export const HELD_OUT_ALWAYS: ReadonlySet<string> = new Set(['kadenn', 'jayden',
  */
 export const TRAINED_ON: readonly string[] = ['alicoder', 'b2c', 'beez', 'decisions', 'finance-writing', 'git-skills', 'mcu', 'n8n', 'sdd', 'spring'];
 
-/** Off-library requests taken from each other library (every n-th of its positives). */
+/**
+ * Off-library requests taken from each other library (every n-th of its positives): 15, fewer when
+ * there are more than 11 libraries, so that each library routes about 150 off-library requests.
+ */
 const OFF_PER_LIBRARY = 15;
+const OFF_IN_ALL = 150;
 
-/** The tune libraries of `dir` trained on (`TRAINED_ON`; `all`: every tune library) and the shared development library `dotnet`, when present. */
-export function tuneLibraries(dir: string, devLibrary?: string, all = false): DevLibrary[] {
-  const libs = realSuites(dir).filter((l) => isTuneLibrary(l.name) && (all || TRAINED_ON.includes(l.name)));
+/**
+ * A library's own requests routed at most (every n-th beyond it): uipath's 1,318 would otherwise
+ * outweigh ten libraries together. Above every library the shipped model was fitted on (b2c: 265).
+ */
+export const OWN_PER_LIBRARY = 300;
+
+/** At most `max` of `items`, every n-th, in order. */
+function everyNth<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const step = items.length / max;
+  return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]);
+}
+
+/**
+ * Libraries no training may read, whatever is asked: the split measured once, at the end of the
+ * work (SPLIT.md, fresh4).
+ */
+export const UNTOUCHED: ReadonlySet<string> = new Set(['artisan', 'dapi', 'buildkite', 'switchroom', 'amd']);
+
+/**
+ * The tune libraries of `dir` trained on (`TRAINED_ON`; `all`: every tune library; `names`: exactly
+ * these, held-out ones included, never an `UNTOUCHED` one) and the shared development library
+ * `dotnet`, when present.
+ */
+export function tuneLibraries(dir: string, devLibrary?: string, all = false, names?: readonly string[]): DevLibrary[] {
+  const untouched = names?.filter((n) => UNTOUCHED.has(n)) ?? [];
+  if (untouched.length) throw new Error(`never trained on: ${untouched.join(', ')} (SPLIT.md measures them once, at the end)`);
+  const missing = names?.filter((n) => !realSuites(dir).some((l) => l.name === n)) ?? [];
+  if (missing.length) throw new Error(`no such library under ${dir}: ${missing.join(', ')}`);
+  const libs = realSuites(dir).filter((l) => (names ? names.includes(l.name) : isTuneLibrary(l.name) && (all || TRAINED_ON.includes(l.name))));
   if (devLibrary && existsSync(devLibrary)) libs.push(...realSuites(path.dirname(devLibrary)).filter((l) => l.name === path.basename(devLibrary)));
   return libs.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
@@ -64,11 +95,12 @@ export function tuneLibraries(dir: string, devLibrary?: string, all = false): De
 /** Routes every library's own, no-skill and off-library requests in both regimes. */
 /** Each library's requests that serve as off-library requests for the others (every n-th positive, at most 15). */
 export function offLibrarySample(libs: readonly DevLibrary[]): Map<string, string[]> {
+  const per = Math.max(3, Math.min(OFF_PER_LIBRARY, Math.floor(OFF_IN_ALL / Math.max(1, libs.length - 1))));
   return new Map(
     libs.map((l) => {
       const pos = l.queries.filter((q) => q.skillIds.length);
-      const step = Math.max(1, Math.floor(pos.length / OFF_PER_LIBRARY));
-      return [l.name, pos.filter((_, i) => i % step === 0).slice(0, OFF_PER_LIBRARY).map((q) => q.query)];
+      const step = Math.max(1, Math.floor(pos.length / per));
+      return [l.name, pos.filter((_, i) => i % step === 0).slice(0, per).map((q) => q.query)];
     }),
   );
 }
@@ -83,7 +115,7 @@ export async function recordRealLists(libs: readonly DevLibrary[], log: (msg: st
         const stats = await svc.index();
         if (!noModel && !stats.model) throw new Error(`the dense regime needs the embedding model: ${stats.denseDisabled}`);
         const requests: { query: string; targets: string[]; kind: RealList['kind'] }[] = [
-          ...lib.queries.filter((q) => q.skillIds.length).map((q) => ({ query: q.query, targets: [...q.skillIds, ...q.alsoOk], kind: 'own' as const })),
+          ...everyNth(lib.queries.filter((q) => q.skillIds.length), OWN_PER_LIBRARY).map((q) => ({ query: q.query, targets: [...q.skillIds, ...q.alsoOk], kind: 'own' as const })),
           ...lib.queries.filter((q) => !q.skillIds.length && q.noSkill).map((q) => ({ query: q.query, targets: [], kind: 'none' as const })),
           ...libs.filter((o) => o !== lib).flatMap((o) => offSample.get(o.name)!.map((query) => ({ query, targets: [], kind: 'off' as const }))),
         ];

@@ -13,6 +13,8 @@
  *        [--dev ../shared/queries/dev.jsonl | --no-dev] [--out models/reranker] [--check] [--lists FILE.json]
  *        [--no-pool-train] [--adapter DIR] [--realsuites bench/realsuites] [--dev-library ../shared/realsuites/dotnet] [--no-real]
  *        [--all-tune]   (every tune library of SPLIT.md, not only those the shipped model was fitted on: bench/realLists.ts TRAINED_ON)
+ *        [--lists-read-only]   (read --lists, never rewrite it)
+ *        [--real-libraries a,b,c]   (exactly these libraries' real requests, held-out ones too, never realLists.ts UNTOUCHED)
  *        [--no-real-train]   (the weights from pseudo-requests alone, the recipe before 2026-12-07: real requests fit the relevance only)
  *   node out/bench/trainReranker.js --cv 5 [--lists FILE.json]
  *   node out/bench/trainReranker.js --lolo [--lists FILE.json]   (leave one library out: see leaveOneLibraryOut)
@@ -73,6 +75,8 @@ const { values } = parseArgs({
     'dev-library': { type: 'string', default: path.resolve('../shared/realsuites/dotnet') },
     'no-real': { type: 'boolean' },
     'all-tune': { type: 'boolean' },
+    'real-libraries': { type: 'string' },
+    'lists-read-only': { type: 'boolean' },
     'no-real-train': { type: 'boolean' },
     lolo: { type: 'boolean' },
   },
@@ -167,14 +171,16 @@ async function main(): Promise<void> {
   if (devFile && !recorded.dev) recorded.dev = await recordDev(devFile);
   if (!devFile) delete recorded.dev;
   recorded.pools ??= await recordPools(values.library!, log, values.adapter ? readAdapter(values.adapter) : undefined);
-  const realLibs = values['no-real'] ? [] : tuneLibraries(values.realsuites!, values['dev-library'], values['all-tune']);
+  const named = values['real-libraries']?.split(',').map((s) => s.trim()).filter(Boolean);
+  const realLibs = values['no-real'] ? [] : tuneLibraries(values.realsuites!, values['dev-library'], values['all-tune'], named);
   if (!values['no-real'] && !realLibs.some((l) => l.name !== path.basename(values['dev-library']!))) {
     throw new Error(`${values.realsuites} holds no tune library: build them with \`node bench/realsuites/convert.mjs\` (from the snapshots their SOURCE.md files name), or pass --no-real to train without real requests (not the shipped recipe)`);
   }
   if (realLibs.length && !recorded.real) recorded.real = await recordRealLists(realLibs, log);
   if (!realLibs.length) delete recorded.real;
   else log(`real requests: ${realLibs.map((l) => l.name).join(', ')} (${recorded.real!.dense.length} + ${recorded.real!.lexical.length} lists)`);
-  if (values.lists && (!existsSync(values.lists) || devFile || recorded.real)) writeFileSync(values.lists, JSON.stringify(recorded));
+  // --lists-read-only: the file is not rewritten (with many libraries' real lists the JSON passes V8's string limit).
+  if (values.lists && !values['lists-read-only'] && (!existsSync(values.lists) || devFile || recorded.real)) writeFileSync(values.lists, JSON.stringify(recorded));
   const { lists, requestCount } = recorded;
   if (values.cv) {
     if (!recorded.dev) throw new Error('--cv needs --dev <queries.jsonl>');
