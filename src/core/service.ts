@@ -94,7 +94,7 @@ export interface RouteResult {
   reranker?: string;
   /**
    * How the Chinese-English bridge read a request with Chinese in it (or the small glossaries one
-   * with Korean or Thai: the words they know): its words in English, as the English-only encoder
+   * with Korean, Thai or Russian: the words they know): its words in English, as the English-only encoder
    * reads them and as they meet English skills. Absent for other requests.
    */
   readAs?: string;

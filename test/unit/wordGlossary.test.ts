@@ -1,13 +1,14 @@
-/** Korean and Thai requests read through the small glossaries (core/text/wordGlossary.ts). */
+/** Korean, Thai and Russian requests read through the small glossaries (core/text/wordGlossary.ts, russianGlossary.ts). */
 import { strict as assert } from 'node:assert';
 import { LexicalIndex } from '../../src/core/index/lexicalIndex';
 import { parseSkill } from '../../src/core/parse/skillDoc';
 import { DEFAULT_FIRST_STAGE } from '../../src/core/route/settings';
 import { analyseRequest, unreadRequest } from '../../src/core/route/request';
 import { lexicalFields } from '../../src/core/route/skillText';
+import { RUSSIAN_GLOSSARY, russianStem } from '../../src/core/text/russianGlossary';
 import { glossRequest, KOREAN_GLOSSARY, THAI_GLOSSARY } from '../../src/core/text/wordGlossary';
 
-describe('Korean and Thai through the glossaries', () => {
+describe('Korean, Thai and Russian through the glossaries', () => {
   it('reads a Korean word from its start, glossary word after glossary word, and leaves its ending', () => {
     assert.equal(glossRequest('취약한 의존성을 안전한 버전으로 올리고 테스트해줘.')?.readAs, 'vulnerable dependency safe version upgrade test.');
     assert.equal(glossRequest('현재 API 지연시간 기준값을 측정해서 보고만 해줘.')?.readAs, 'current API latency time baseline measure report.', 'a compound is read word by word; Latin words stay');
@@ -22,10 +23,19 @@ describe('Korean and Thai through the glossaries', () => {
     assert.equal(glossRequest('สลบ'), null, 'ลบ (delete) inside สลบ is not read');
   });
 
+  it('reads a Russian word by the longest stem it starts with, when what follows is an ending', () => {
+    assert.equal(glossRequest('Покажи последние ошибки в Bugsnag')?.readAs, 'show latest error Bugsnag', 'short words and unknown ones are left out; Latin stays');
+    assert.equal(glossRequest('отправь письмо с отчётом')?.readAs, 'send email report', 'ё is read as е');
+    assert.equal(russianStem('ошибок'), 'ошибок', 'an irregular form has its own entry');
+    assert.equal(russianStem('кодекс'), null, 'after a stem of three letters, at most two of ending: кодекс is no code');
+    assert.equal(russianStem('логин'), 'логин', 'a longer stem wins: логин is a login, not a log');
+    assert.equal(glossRequest('какая погода в Москве'), null, 'no generic word: no reading');
+  });
+
   it('gives no reading for a request without Hangul or Thai, and every entry has English', () => {
     assert.equal(glossRequest('Review the auth module'), null);
     assert.equal(glossRequest('帮我审查认证模块'), null, 'Chinese is the dictionary bridge\'s');
-    for (const [word, english] of [...KOREAN_GLOSSARY, ...THAI_GLOSSARY]) {
+    for (const [word, english] of [...KOREAN_GLOSSARY, ...THAI_GLOSSARY, ...RUSSIAN_GLOSSARY]) {
       assert.ok(english.length > 0 && english.every((e) => /^[a-z][a-z -]*$/.test(e)), word);
     }
   });

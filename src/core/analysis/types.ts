@@ -66,7 +66,7 @@ export interface ScopedRanking {
    */
   relevance?: number[];
   floor?: number;
-  /** The request in bridged English, for a Chinese request (glossed, for a Korean or Thai one). */
+  /** The request in bridged English, for a Chinese request (glossed, for a Korean, Thai or Russian one). */
   readAs?: string;
 }
 

@@ -28,7 +28,7 @@ export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string;
 }
 
 /** The scripts (as `readShare` names them) Skill Router reads only through its small glossaries (core/text/wordGlossary.ts). */
-export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai'];
+export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai', 'Cyrillic'];
 
 /**
  * How Skill Router reads a script it does not read whole, in words for a message: "does not

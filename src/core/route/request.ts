@@ -117,7 +117,7 @@ export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstSt
 /**
  * The request in bridged English and the analysed English senses of its Chinese words, each with
  * its best confidence; null when the request has no Chinese or no bridge is loaded. A request
- * without Chinese but with Korean or Thai is read through the glossaries instead (`glossedRequest`).
+ * without Chinese but with Korean, Thai or Russian is read through the glossaries instead (`glossedRequest`).
  */
 export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
   if (!hasCjk(query)) return glossedRequest(query, ctx);
@@ -133,7 +133,7 @@ export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextCon
 }
 
 /**
- * A request with Korean or Thai in it read through the glossaries (wordGlossary.ts), as
+ * A request with Korean, Thai or Russian in it read through the glossaries (wordGlossary.ts), as
  * `bridgeRequest` reads Chinese: its English senses (the first of a word's alternatives at full
  * confidence, the others at 0.7), and the request in English as far as they read it.
  */
@@ -250,7 +250,7 @@ export function unreadScript(text: string, languages: readonly string[] = ['en']
  * (`otherLatinLanguage`) gives that language instead: Skill Router reads English words only.
  */
 export function unreadRequest(query: string, readAs: string | null, ctx: TextContext = {}): string | null {
-  // Korean and Thai read through a small glossary are read only in part: the request as written decides.
+  // Korean, Thai and Russian read through a small glossary are read only in part: the request as written decides.
   const glossed = readAs !== null && !hasCjk(query) && hasGlossedScript(query);
   const text = denseQueryText(query, glossed ? null : readAs, ctx);
   const read = readShare(text, ['en', 'zh']);

@@ -1,6 +1,9 @@
+import { RUSSIAN_GLOSSARY, russianStem } from './russianGlossary';
+
 /**
  * Small hand-written Korean → English and Thai → English glossaries of generic technical and
- * office vocabulary, and the reading of a request through them. Neither npm nor Debian carries a
+ * office vocabulary, and the reading of a request through them (and through the Russian one,
+ * russianGlossary.ts). Neither npm nor Debian carries a
  * Korean or Thai dictionary to ship, and the encoder reads English only: without these, a request
  * such as "취약한 의존성을 안전한 버전으로 올리고 테스트해줘" is matched on its Latin words alone
  * (docs/retrieval-log.md, section 38). One line per word: the word, then English alternatives
@@ -467,27 +470,33 @@ function thaiRun(run: string, offset: number): GlossedWord[] {
   return out;
 }
 
-/** Whether a text has Hangul or Thai letters, which these glossaries read. */
+/** A word in Cyrillic letters: its glossary stem (russianGlossary.ts), when it has one. */
+function cyrillicWord(run: string, offset: number): GlossedWord[] {
+  const stem = russianStem(run);
+  return stem ? [{ at: offset, source: run, english: RUSSIAN_GLOSSARY.get(stem)! }] : [];
+}
+
+/** Whether a text has Hangul, Thai or Cyrillic letters, which these glossaries read. */
 export function hasGlossedScript(text: string): boolean {
-  return /[\p{Script=Hangul}\p{Script=Thai}]/u.test(text);
+  return /[\p{Script=Hangul}\p{Script=Thai}\p{Script=Cyrillic}]/u.test(text);
 }
 
 /**
- * The glossary words of a request's Hangul and Thai runs, and the request in English as far as
- * they read it: every other run kept as written, each Hangul or Thai run replaced by the first
- * English of the words found in it (a run with none is left out). Null when the request has no
- * Hangul or Thai, or the glossaries read none of it.
+ * The glossary words of a request's Hangul, Thai and Cyrillic runs, and the request in English as
+ * far as they read it: every other run kept as written, each Hangul, Thai or Cyrillic run replaced
+ * by the first English of the words found in it (a run with none is left out). Null when the
+ * request has none of these scripts, or the glossaries read none of it.
  */
 export function glossRequest(text: string): { readAs: string; words: GlossedWord[] } | null {
   if (!hasGlossedScript(text)) return null;
   const words: GlossedWord[] = [];
   const parts: string[] = [];
-  for (const m of text.matchAll(/(\p{Script=Hangul}+)|(\p{Script=Thai}+)|([^\p{Script=Hangul}\p{Script=Thai}]+)/gu)) {
-    if (m[3] !== undefined) {
-      parts.push(m[3]);
+  for (const m of text.matchAll(/(\p{Script=Hangul}+)|(\p{Script=Thai}+)|(\p{Script=Cyrillic}+)|([^\p{Script=Hangul}\p{Script=Thai}\p{Script=Cyrillic}]+)/gu)) {
+    if (m[4] !== undefined) {
+      parts.push(m[4]);
       continue;
     }
-    const found = m[1] !== undefined ? koreanWord(m[1], m.index!) : thaiRun(m[2], m.index!);
+    const found = m[1] !== undefined ? koreanWord(m[1], m.index!) : m[2] !== undefined ? thaiRun(m[2], m.index!) : cyrillicWord(m[3], m.index!);
     words.push(...found);
     if (found.length) parts.push(` ${found.map((w) => w.english[0]).join(' ')} `);
     else parts.push(' ');
