@@ -264,6 +264,18 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
     assert.equal(((await route('what is the weather in Paris')) as { unread?: string }).unread, undefined);
   });
 
+  it('a Russian request is read through its glossary: the skill its words reach comes first', async () => {
+    // "Clean the messy CSV file and remove the duplicate rows": read as the glossary's words
+    // (грязный, messy, and дубликаты, duplicates, are not in it).
+    const q = 'очисти грязный CSV файл и удали дубликаты строк';
+    const r = (await route(q)) as Routed & { unread?: string; readAs?: string };
+    assert.equal(r.unread, 'Cyrillic');
+    assert.equal(r.readAs, 'clean CSV file delete row');
+    assert.equal(r.results[0].id, 'csv-cleaner', JSON.stringify(r.results));
+    assert.equal(r.results[0].relevant, true);
+    assert.match(await run(q, false), /^read as: clean CSV file delete row\n\nMost of this request is in Cyrillic, which Skill Router reads only through a small glossary /);
+  });
+
   it('a request in another language written in Latin letters: the same, named for its language', async () => {
     // Spanish: only "CSV" is read, and the relevance model puts csv-cleaner under the floor.
     const q = 'Limpia este archivo CSV: corrige la codificación de los caracteres y quita las filas que están duplicadas';
