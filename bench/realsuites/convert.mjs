@@ -39,6 +39,16 @@ function scriptLang(text) {
 const arr = (x) => (x === undefined || x === null ? [] : Array.isArray(x) ? x : [x]);
 
 /**
+ * `evals/trigger_dataset.yaml` (`trigger_evals: [{id, query, expected_skill, expected_not_skills?,
+ * tags}]`, the layout buildkite's and switchroom's runners share): a positive for `expected_skill`
+ * with `expected_not_skills` as `not`, `tags` kept.
+ */
+function triggerDataset(_read, _files, text) {
+  const src = 'evals/trigger_dataset.yaml';
+  return yaml.load(text(src)).trigger_evals.map((c) => ({ id: c.id, query: c.query, skills: [c.expected_skill], not: arr(c.expected_not_skills), source: src, extra: { tags: c.tags } }));
+}
+
+/**
  * Each library: where its skills and tests live at the pinned commit, and how its cases map to
  * rows. `parse(read, files, text)` (`read`: a JSON file, `files`: the paths, `text`: a file as
  * UTF-8) returns rows `{id, query, skills?, alsoOk?, not?, source, extra?}` (a row
@@ -803,10 +813,7 @@ const LIBRARIES = [
       'Commit: the snapshot\'s HEAD (2524769, 2026-05-01) no longer has the tests: `49f8c10` (2026-04-28, "Remove evals/ and ralph/ — moved to buildkite/skills-internal-tools") deleted them. The commit pinned is that removal\'s parent, the last one where the skills and the authors\' trigger set are together (8 skills; two of them were dropped before HEAD).',
       '`evals/trigger_dataset.yaml` (`trigger_evals: [{id, query, expected_skill, expected_not_skills?, tags}]`, run by `evals/run_trigger.py`, which shows the model every skill description and grades the one skill it returns): `expected_skill` → positive (k=1) with `expected_not_skills` (the near-miss\'s tempting neighbour) as `not`. `tags` (`should-trigger`, `near-miss`, `<a>-vs-<b>`) kept.',
     ],
-    parse(_read, _files, text) {
-      const src = 'evals/trigger_dataset.yaml';
-      return yaml.load(text(src)).trigger_evals.map((c) => ({ id: c.id, query: c.query, skills: [c.expected_skill], not: arr(c.expected_not_skills), source: src, extra: { tags: c.tags } }));
-    },
+    parse: triggerDataset,
   },
   {
     name: 'switchroom',
@@ -819,10 +826,7 @@ const LIBRARIES = [
       'Library: the six skills the authors\' router sees (`ROUTABLE_SKILLS` in `evals/run_trigger.py`: `switchroom-status`, `-health`, `-install`, `-manage`, `-cli`, `-architecture`), `skills/switchroom-<x>/SKILL.md`. The other `skills/` folders are bundled copies of other libraries (Anthropic\'s `docx`, `pdf`, `pptx`, `xlsx`, `skill-creator`, `mcp-builder`, `webapp-testing`; Buildkite\'s eight skills) or helpers outside the router (`humanizer`, `file-bug`, `token-helpers`, `telegram-test-harness`), and `profiles/*/skills/` are per-agent profile skills: left out.',
       '`evals/trigger_dataset.yaml` (`trigger_evals: [{id, query, expected_skill, expected_not_skills, tags}]`; the runner asks the model for the single best skill and fails a case that picks one of `expected_not_skills`): `expected_skill` → positive (k=1) with `expected_not_skills` as `not`. `tags` kept.',
     ],
-    parse(_read, _files, text) {
-      const src = 'evals/trigger_dataset.yaml';
-      return yaml.load(text(src)).trigger_evals.map((c) => ({ id: c.id, query: c.query, skills: [c.expected_skill], not: arr(c.expected_not_skills), source: src, extra: { tags: c.tags } }));
-    },
+    parse: triggerDataset,
   },
   {
     name: 'amd',
