@@ -4,7 +4,7 @@
  * (`--realsuites bench/realsuites`): per library `library/<skill-id>/SKILL.md` (byte-identical
  * copies, skill id = the SKILL.md folder name), `pos.jsonl`, `neg.jsonl`, `LICENSE` and a generated
  * `SOURCE.md`. Reads each repository from a bare git snapshot (the `fetch` tool's
- * `<mirror>/<owner>+<name>/repo`) at the commit pinned below, so the output is reproducible; the
+ * `<mirror>/<owner>+<name>/repo`) at the commit its table entry pins, so the output is reproducible; the
  * queries are the authors' text, never rewritten.
  *
  *   node bench/realsuites/convert.mjs [--mirror /work/.mirror] [--out bench/realsuites] [--only kujo,spring]
