@@ -277,19 +277,30 @@ describe('cli: a request no skill is about gets "no skill fits", with the model'
   });
 
   it('a request in another language written in Latin letters: the same, named for its language', async () => {
-    // Spanish: only "CSV" is read, and the relevance model puts csv-cleaner under the floor.
-    const q = 'Limpia este archivo CSV: corrige la codificación de los caracteres y quita las filas que están duplicadas';
+    // Portuguese: only "CSV" is read, and the relevance model puts csv-cleaner under the floor.
+    const q = 'Limpe este arquivo CSV: corrija a codificação dos caracteres e remova as linhas que estão duplicadas';
     const r = (await route(q)) as Routed & { unread?: string };
-    assert.equal(r.unread, 'Spanish');
+    assert.equal(r.unread, 'Portuguese');
     assert.equal(r.results[0].id, 'csv-cleaner');
     assert.ok((r.results[0].scores.relevance ?? 1) < 0.12, `under the floor on its own: ${JSON.stringify(r.results[0].scores)}`);
     assert.equal(r.match, 'weak');
     assert.deepEqual(r.set?.ids, ['csv-cleaner']);
-    assert.match(await run(q, false), /^Most of this request is in Spanish, which Skill Router does not read .*only its other words were matched/);
-    // The weather in Spanish reaches no skill by any word: no skill fits, and the note says why.
-    const weather = (await route('¿Qué tiempo hará mañana en Madrid para ir a la playa?')) as Routed & { unread?: string };
-    assert.equal(weather.unread, 'Spanish');
+    assert.match(await run(q, false), /^Most of this request is in Portuguese, which Skill Router does not read .*only its other words were matched/);
+    // The weather in Portuguese reaches no skill by any word: no skill fits, and the note says why.
+    const weather = (await route('Como vai estar o tempo amanhã em Lisboa para ir à praia?')) as Routed & { unread?: string };
+    assert.equal(weather.unread, 'Portuguese');
     assert.equal(weather.match, 'none');
+  });
+
+  it('a Spanish request is read through its glossary: the skill its words reach comes first', async () => {
+    const q = 'Limpia este archivo CSV: corrige la codificación de los caracteres y quita las filas que están duplicadas';
+    const r = (await route(q)) as Routed & { unread?: string; readAs?: string };
+    assert.equal(r.unread, 'Spanish');
+    assert.equal(r.readAs, 'clean file CSV: fix encode character remove rows duplicate');
+    assert.equal(r.results[0].id, 'csv-cleaner');
+    assert.equal(r.results[0].relevant, true);
+    assert.ok((r.results[0].scores.relevance ?? 0) >= 0.12, JSON.stringify(r.results[0].scores));
+    assert.match(await run(q, false), /^read as: clean file CSV: fix encode character remove rows duplicate\n\nMost of this request is in Spanish, which Skill Router reads only through a small glossary /);
   });
 
   it('keeps the skills relevant for requests they are about, in the same words or in others', async () => {

@@ -1,4 +1,4 @@
-/** Korean, Thai and Russian requests read through the small glossaries (core/text/wordGlossary.ts, russianGlossary.ts). */
+/** Korean, Thai, Russian and Spanish requests read through the small glossaries (core/text/wordGlossary.ts, russianGlossary.ts, spanishGlossary.ts). */
 import { strict as assert } from 'node:assert';
 import { LexicalIndex } from '../../src/core/index/lexicalIndex';
 import { parseSkill } from '../../src/core/parse/skillDoc';
@@ -6,9 +6,10 @@ import { DEFAULT_FIRST_STAGE } from '../../src/core/route/settings';
 import { analyseRequest, unreadRequest } from '../../src/core/route/request';
 import { lexicalFields } from '../../src/core/route/skillText';
 import { RUSSIAN_GLOSSARY, russianStem } from '../../src/core/text/russianGlossary';
+import { glossSpanish, SPANISH_GLOSSARY, spanishStem } from '../../src/core/text/spanishGlossary';
 import { glossRequest, KOREAN_GLOSSARY, THAI_GLOSSARY } from '../../src/core/text/wordGlossary';
 
-describe('Korean, Thai and Russian through the glossaries', () => {
+describe('Korean, Thai, Russian and Spanish through the glossaries', () => {
   it('reads a Korean word from its start, glossary word after glossary word, and leaves its ending', () => {
     assert.equal(glossRequest('취약한 의존성을 안전한 버전으로 올리고 테스트해줘.')?.readAs, 'vulnerable dependency safe version upgrade test.');
     assert.equal(glossRequest('현재 API 지연시간 기준값을 측정해서 보고만 해줘.')?.readAs, 'current API latency time baseline measure report.', 'a compound is read word by word; Latin words stay');
@@ -32,10 +33,20 @@ describe('Korean, Thai and Russian through the glossaries', () => {
     assert.equal(glossRequest('какая погода в Москве'), null, 'no generic word: no reading');
   });
 
+  it('reads a Spanish word by its stem, leaves function words out and keeps the rest as written', () => {
+    assert.equal(glossSpanish('Revisa si la ISR corrompe registros. Quiero un informe, no cambios.')?.readAs, 'review ISR corrupt record. report, change.', 'acronyms are names: never read as a stem');
+    assert.equal(spanishStem('documentación'), 'documentaci', 'accents are dropped; the longest stem wins');
+    assert.equal(spanishStem('codificación'), 'codific', 'a stem of five letters or more takes an ending of five (-ación)');
+    assert.equal(spanishStem('verde'), 'ver', 'after a stem of three, two letters of ending');
+    assert.equal(spanishStem('verdadero'), null);
+    assert.equal(spanishStem('control'), 'control', 'a longer stem wins: control is not a count');
+    assert.equal(glossSpanish('¿Dónde está la playa de Madrid?'), null, 'no glossary word: no reading');
+  });
+
   it('gives no reading for a request without Hangul or Thai, and every entry has English', () => {
     assert.equal(glossRequest('Review the auth module'), null);
     assert.equal(glossRequest('帮我审查认证模块'), null, 'Chinese is the dictionary bridge\'s');
-    for (const [word, english] of [...KOREAN_GLOSSARY, ...THAI_GLOSSARY, ...RUSSIAN_GLOSSARY]) {
+    for (const [word, english] of [...KOREAN_GLOSSARY, ...THAI_GLOSSARY, ...RUSSIAN_GLOSSARY, ...SPANISH_GLOSSARY]) {
       assert.ok(english.length > 0 && english.every((e) => /^[a-z][a-z -]*$/.test(e)), word);
     }
   });

@@ -27,8 +27,8 @@ export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string;
   return NOT_RELEVANT_WORDS[r.notRelevant];
 }
 
-/** The scripts (as `readShare` names them) Skill Router reads only through its small glossaries (core/text/wordGlossary.ts). */
-export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai', 'Cyrillic'];
+/** The scripts (as `readShare` names them) and languages Skill Router reads only through its small glossaries (core/text/wordGlossary.ts, spanishGlossary.ts). */
+export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai', 'Cyrillic', 'Spanish'];
 
 /**
  * How Skill Router reads a script it does not read whole, in words for a message: "does not

@@ -8,6 +8,7 @@
 import type { LexicalIndex } from '../index/lexicalIndex';
 import { analyse, hasCjk, stemWord, type Segmenter } from '../text/analyse';
 import { otherLatinLanguage } from '../text/language';
+import { glossSpanish } from '../text/spanishGlossary';
 import { glossRequest, hasGlossedScript } from '../text/wordGlossary';
 import type { Association, Familiarity } from '../text/translator';
 import { encoderText, type TextContext } from './skillText';
@@ -117,7 +118,7 @@ export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstSt
 /**
  * The request in bridged English and the analysed English senses of its Chinese words, each with
  * its best confidence; null when the request has no Chinese or no bridge is loaded. A request
- * without Chinese but with Korean, Thai or Russian is read through the glossaries instead (`glossedRequest`).
+ * without Chinese but with Korean, Thai or Russian, or in Spanish, is read through the glossaries instead (`glossedRequest`).
  */
 export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
   if (!hasCjk(query)) return glossedRequest(query, ctx);
@@ -133,12 +134,13 @@ export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextCon
 }
 
 /**
- * A request with Korean, Thai or Russian in it read through the glossaries (wordGlossary.ts), as
- * `bridgeRequest` reads Chinese: its English senses (the first of a word's alternatives at full
- * confidence, the others at 0.7), and the request in English as far as they read it.
+ * A request with Korean, Thai or Russian in it, or in Spanish, read through the glossaries
+ * (wordGlossary.ts, spanishGlossary.ts), as `bridgeRequest` reads Chinese: its English senses
+ * (the first of a word's alternatives at full confidence, the others at 0.7), and the request in
+ * English as far as they read it.
  */
 export function glossedRequest(query: string, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
-  const glossed = glossRequest(query);
+  const glossed = glossRequest(query) ?? (readsInSpanish(query) ? glossSpanish(query) : null);
   if (!glossed) return null;
   const senses = new Map<string, number>();
   for (const w of glossed.words) {
@@ -151,6 +153,11 @@ export function glossedRequest(query: string, ctx: TextContext): { readAs: strin
   // token with it for the analyser; the reading has them apart.
   for (const t of analyse(glossed.readAs, { segmenter: ctx.segmenter })) if (!senses.has(t)) senses.set(t, 1);
   return { readAs: glossed.readAs, senses };
+}
+
+/** Whether a request is in Spanish (`otherLatinLanguage`), which the Spanish glossary reads. */
+function readsInSpanish(query: string): boolean {
+  return otherLatinLanguage(query) === 'Spanish';
 }
 
 /** How familiar an English word is to the indexed library: 0 unseen .. 1 common. */
@@ -250,8 +257,8 @@ export function unreadScript(text: string, languages: readonly string[] = ['en']
  * (`otherLatinLanguage`) gives that language instead: Skill Router reads English words only.
  */
 export function unreadRequest(query: string, readAs: string | null, ctx: TextContext = {}): string | null {
-  // Korean, Thai and Russian read through a small glossary are read only in part: the request as written decides.
-  const glossed = readAs !== null && !hasCjk(query) && hasGlossedScript(query);
+  // Korean, Thai, Russian and Spanish read through a small glossary are read only in part: the request as written decides.
+  const glossed = readAs !== null && !hasCjk(query) && (hasGlossedScript(query) || readsInSpanish(query));
   const text = denseQueryText(query, glossed ? null : readAs, ctx);
   const read = readShare(text, ['en', 'zh']);
   if (read.share < 0.5) return read.unread;
