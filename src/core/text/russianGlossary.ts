@@ -12,6 +12,8 @@
  * Irregular forms have their own entries (ошибок, покажи). ё is read as е. One line per stem: the
  * stem, then English alternatives separated by `|`, best first.
  */
+import { longestEntry, parseGlossary, stemOf } from './stemGlossary';
+
 const RUSSIAN = `
 ошибк error|bug
 ошибок errors
@@ -345,34 +347,15 @@ api api
 раздели split
 `;
 
-function parse(lines: string): ReadonlyMap<string, readonly string[]> {
-  const out = new Map<string, readonly string[]>();
-  for (const line of lines.trim().split('\n')) {
-    const space = line.indexOf(' ');
-    const stem = line.slice(0, space);
-    if (!out.has(stem)) out.set(stem, line.slice(space + 1).split('|').map((s) => s.trim()).filter(Boolean));
-  }
-  return out;
-}
-
 /** Russian stem → English alternatives, best first. */
-export const RUSSIAN_GLOSSARY = parse(RUSSIAN);
+export const RUSSIAN_GLOSSARY = parseGlossary(RUSSIAN);
 
-const LONGEST = Math.max(...[...RUSSIAN_GLOSSARY.keys()].map((k) => k.length));
-/** Letters an ending may have after a stem (after a stem of three, `SHORT_ENDING`). */
-const ENDING = 4;
-const SHORT_ENDING = 2;
+const LONGEST = longestEntry(RUSSIAN_GLOSSARY);
 
 /**
  * The glossary stem a Russian word (letters only) is read by, or null: the longest stem the word
- * starts with, where what follows is an ending.
+ * starts with, where what follows is an ending (at most four letters, two after a stem of three).
  */
 export function russianStem(word: string): string | null {
-  const w = word.toLowerCase().replace(/ё/g, 'е');
-  for (let n = Math.min(LONGEST, w.length); n >= 3; n--) {
-    const stem = w.slice(0, n);
-    if (!RUSSIAN_GLOSSARY.has(stem)) continue;
-    if (w.length - n <= (n === 3 ? SHORT_ENDING : ENDING)) return stem;
-  }
-  return null;
+  return stemOf(word.toLowerCase().replace(/ё/g, 'е'), RUSSIAN_GLOSSARY, LONGEST, (n) => (n === 3 ? 2 : 4));
 }

@@ -12,6 +12,7 @@
  * alternatives separated by `|`, best first.
  */
 import { spa } from 'stopword';
+import { longestEntry, parseGlossary, stemOf } from './stemGlossary';
 
 const SPANISH = `
 revis review|check
@@ -246,20 +247,10 @@ corrupt corrupt
 respet respect|follow
 `;
 
-function parse(lines: string): ReadonlyMap<string, readonly string[]> {
-  const out = new Map<string, readonly string[]>();
-  for (const line of lines.trim().split('\n')) {
-    const space = line.indexOf(' ');
-    const stem = line.slice(0, space);
-    if (!out.has(stem)) out.set(stem, line.slice(space + 1).split('|').map((s) => s.trim()).filter(Boolean));
-  }
-  return out;
-}
-
 /** Spanish stem → English alternatives, best first. */
-export const SPANISH_GLOSSARY = parse(SPANISH);
+export const SPANISH_GLOSSARY = parseGlossary(SPANISH);
 
-const LONGEST = Math.max(...[...SPANISH_GLOSSARY.keys()].map((k) => k.length));
+const LONGEST = longestEntry(SPANISH_GLOSSARY);
 /** Letters an ending may have after a stem of 3, 4, or 5 and more letters (-ación, -iendo). */
 const ENDING = [2, 4, 5];
 
@@ -276,13 +267,7 @@ function plain(word: string): string {
 
 /** The glossary stem a Spanish word is read by, or null (see the module comment). */
 export function spanishStem(word: string): string | null {
-  const w = plain(word);
-  for (let n = Math.min(LONGEST, w.length); n >= 3; n--) {
-    const stem = w.slice(0, n);
-    if (!SPANISH_GLOSSARY.has(stem)) continue;
-    if (w.length - n <= ENDING[Math.min(n, 5) - 3]) return stem;
-  }
-  return null;
+  return stemOf(plain(word), SPANISH_GLOSSARY, LONGEST, (n) => ENDING[Math.min(n, 5) - 3]);
 }
 
 /** One word of a Spanish request the glossary read. */

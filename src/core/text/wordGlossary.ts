@@ -1,4 +1,5 @@
 import { RUSSIAN_GLOSSARY, russianStem } from './russianGlossary';
+import { longestEntry, parseGlossary } from './stemGlossary';
 
 /**
  * Small hand-written Korean → English and Thai → English glossaries of generic technical and
@@ -402,25 +403,13 @@ const THAI = `
 ภาษา language
 `;
 
-function parse(lines: string): ReadonlyMap<string, readonly string[]> {
-  return new Map(
-    lines
-      .trim()
-      .split('\n')
-      .map((line) => {
-        const space = line.indexOf(' ');
-        return [line.slice(0, space), line.slice(space + 1).split('|').map((s) => s.trim()).filter(Boolean)] as const;
-      }),
-  );
-}
-
 /** Korean word → English alternatives, best first. */
-export const KOREAN_GLOSSARY = parse(KOREAN);
+export const KOREAN_GLOSSARY = parseGlossary(KOREAN);
 /** Thai word → English alternatives, best first. */
-export const THAI_GLOSSARY = parse(THAI);
+export const THAI_GLOSSARY = parseGlossary(THAI);
 
-const LONGEST_KOREAN = Math.max(...[...KOREAN_GLOSSARY.keys()].map((k) => k.length));
-const LONGEST_THAI = Math.max(...[...THAI_GLOSSARY.keys()].map((k) => k.length));
+const LONGEST_KOREAN = longestEntry(KOREAN_GLOSSARY);
+const LONGEST_THAI = longestEntry(THAI_GLOSSARY);
 
 /** One glossary word found in a text: where, what it is, and its English. */
 export interface GlossedWord {
