@@ -27,7 +27,10 @@ export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string;
   return NOT_RELEVANT_WORDS[r.notRelevant];
 }
 
-/** The scripts (as `readShare` names them) and languages Skill Router reads only through its small glossaries (core/text/wordGlossary.ts, spanishGlossary.ts). */
+/**
+ * The scripts (as `readShare` names them) and languages Skill Router reads only through its small
+ * glossaries (core/text/wordGlossary.ts, russianGlossary.ts, spanishGlossary.ts).
+ */
 export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai', 'Cyrillic', 'Spanish'];
 
 /**

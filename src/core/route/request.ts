@@ -118,7 +118,8 @@ export function queryTerms(query: string, lexical: LexicalIndex, s: Pick<FirstSt
 /**
  * The request in bridged English and the analysed English senses of its Chinese words, each with
  * its best confidence; null when the request has no Chinese or no bridge is loaded. A request
- * without Chinese but with Korean, Thai or Russian, or in Spanish, is read through the glossaries instead (`glossedRequest`).
+ * without Chinese but with Korean, Thai or Russian, or in Spanish, is read through the glossaries
+ * instead (`glossedRequest`).
  */
 export function bridgeRequest(query: string, lexical: LexicalIndex, ctx: TextContext): { readAs: string; senses: Map<string, number> } | null {
   if (!hasCjk(query)) return glossedRequest(query, ctx);
@@ -257,7 +258,8 @@ export function unreadScript(text: string, languages: readonly string[] = ['en']
  * (`otherLatinLanguage`) gives that language instead: Skill Router reads English words only.
  */
 export function unreadRequest(query: string, readAs: string | null, ctx: TextContext = {}): string | null {
-  // Korean, Thai, Russian and Spanish read through a small glossary are read only in part: the request as written decides.
+  // Korean, Thai, Russian and Spanish read through a small glossary are read only in part: the
+  // request as written decides.
   const glossed = readAs !== null && !hasCjk(query) && (hasGlossedScript(query) || readsInSpanish(query));
   const text = denseQueryText(query, glossed ? null : readAs, ctx);
   const read = readShare(text, ['en', 'zh']);

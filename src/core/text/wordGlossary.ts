@@ -1,11 +1,7 @@
-import { RUSSIAN_GLOSSARY, russianStem } from './russianGlossary';
-import { longestEntry, parseGlossary } from './stemGlossary';
-
 /**
  * Small hand-written Korean → English and Thai → English glossaries of generic technical and
  * office vocabulary, and the reading of a request through them (and through the Russian one,
- * russianGlossary.ts). Neither npm nor Debian carries a
- * Korean or Thai dictionary to ship, and the encoder reads English only: without these, a request
+ * russianGlossary.ts). Neither npm nor Debian carries a Korean or Thai dictionary to ship, and the encoder reads English only: without these, a request
  * such as "취약한 의존성을 안전한 버전으로 올리고 테스트해줘" is matched on its Latin words alone
  * (docs/retrieval-log.md, section 38). One line per word: the word, then English alternatives
  * separated by `|`, best first. Generic vocabulary only: nothing here names a skill or a request.
@@ -16,6 +12,8 @@ import { longestEntry, parseGlossary } from './stemGlossary';
  * each place; a letter no word starts at is skipped, and a word of two letters is read only where
  * the one before it ended (หา in ปัญหา is no "find").
  */
+import { RUSSIAN_GLOSSARY, russianStem } from './russianGlossary';
+import { longestEntry, parseGlossary } from './stemGlossary';
 const KOREAN = `
 구현 implement|implementation
 계획 plan
