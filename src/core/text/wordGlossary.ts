@@ -14,6 +14,7 @@
  */
 import { RUSSIAN_GLOSSARY, russianStem } from './russianGlossary';
 import { longestEntry, parseGlossary } from './stemGlossary';
+
 const KOREAN = `
 구현 implement|implementation
 계획 plan
