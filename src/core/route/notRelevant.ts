@@ -31,7 +31,7 @@ export function notRelevantWords(r: { notRelevant: NotRelevant; notFor?: string;
  * The scripts (as `readShare` names them) and languages Skill Router reads only through its small
  * glossaries (core/text/wordGlossary.ts, russianGlossary.ts, spanishGlossary.ts).
  */
-export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai', 'Cyrillic', 'Spanish'];
+export const GLOSSED_READINGS: readonly string[] = ['Hangul', 'Thai', 'Cyrillic', 'Spanish'];
 
 /**
  * How Skill Router reads a script it does not read whole, in words for a message: "does not
@@ -39,13 +39,13 @@ export const GLOSSED_SCRIPTS: readonly string[] = ['Hangul', 'Thai', 'Cyrillic',
  * its place ("does not read Hangul", "reads Hangul only through ...").
  */
 export function howRead(script: string, named = false): string {
-  if (!GLOSSED_SCRIPTS.includes(script)) return named ? `does not read ${script}` : 'does not read';
+  if (!GLOSSED_READINGS.includes(script)) return named ? `does not read ${script}` : 'does not read';
   return `reads ${named ? `${script} ` : ''}only through a small glossary of technical words`;
 }
 
 /** Which of a request's words were matched, in a script read whole or not: "the words it knows" or "its other words". */
 export function matchedWords(script: string): string {
-  return GLOSSED_SCRIPTS.includes(script) ? 'the words it knows' : 'its other words';
+  return GLOSSED_READINGS.includes(script) ? 'the words it knows' : 'its other words';
 }
 
 /**
