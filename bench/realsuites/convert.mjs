@@ -11,7 +11,8 @@
  *
  * A library whose snapshot is absent is skipped with a message. Fetched content stays out of git
  * (see bench/realsuites/.gitignore); this script, the library tables it reads (sources-first.mjs,
- * sources-later.mjs, sourceHelpers.mjs), SOURCE.md and SPLIT.md are what is committed.
+ * sources-later.mjs, sources-fifth.mjs, sourceHelpers.mjs), SOURCE.md and SPLIT.md are what is
+ * committed.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { arr, scriptLang } from './sourceHelpers.mjs';
 import { FIRST } from './sources-first.mjs';
 import { LATER } from './sources-later.mjs';
+import { FIFTH } from './sources-fifth.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +39,7 @@ const { values } = parseArgs({
  * `not` is a negative, `not: []` meaning no skill of the library should fire) or
  * `{id, source, drop}` for a case that cannot be converted.
  */
-const LIBRARIES = [...FIRST, ...LATER];
+const LIBRARIES = [...FIRST, ...LATER, ...FIFTH];
 
 function convert(lib) {
   const gitDir = path.join(values.mirror, lib.repo.replace('/', '+'), 'repo');
