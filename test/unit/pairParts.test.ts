@@ -347,6 +347,14 @@ describe('the line that sends requests to the other skill: its job in its own wo
     assert.equal(line('parallel', 'Use when facing 2+ independent tasks that can be worked on without shared state or sequential dependencies between them.'), null);
     assert.equal(line('kit', 'Complete development kit for Microsoft 365 Copilot declarative agents.'), 'For development kit for Microsoft 365 Copilot declarative agents, use kit.');
     assert.equal(line('diagnose', 'Perform a systematic diagnostic scan of an AI workflow.'), 'To perform a systematic diagnostic scan of an AI workflow, use diagnose.');
+    // A dotted name keeps its capital ("next" elsewhere in the text does not lower "Next.js"); an
+    // imperative the verb list lacks is still one; a first sentence that is a clause ("X gives …")
+    // names no job.
+    assert.equal(line('next-guide', 'Next.js App Router principles. Server Components and routing.', ), 'For Next.js App Router principles, use next-guide.');
+    assert.equal(jobLine(self, doc('a/next-guide', 'next-guide', 'Next.js App Router principles.', 'Read the next section first.')), 'For Next.js App Router principles, use next-guide.');
+    assert.equal(line('variance', 'Decompose budget variances into drivers with short commentary.'), 'To decompose budget variances into drivers with short commentary, use variance.');
+    assert.equal(line('graph-api', 'GraphQL gives clients exactly the fields they ask for.'), null);
+    assert.equal(line('secops', 'Senior SecOps engineer skill for application security.'), 'For Senior SecOps engineer skill for application security, use secops.', 'a capitalised second word is a name');
     // A cut that leaves what sets the job apart in the tail is no line (the words line follows).
     const text = doc('a/pdf-text', 'pdf-text', 'Extract text and tables from PDF files and scanned invoices.');
     assert.equal(jobLine(text, doc('a/pdf-reader', 'pdf-reader', 'Extract text and tables from PDF documents and scanned invoices with Camelot lattice mode and stream mode.')), null);
@@ -478,6 +486,32 @@ describe('the suggested line', () => {
     assert.ok(phrasesOf('Federation for teams, What Went Wrong').some((p) => p.endsWith('Wrong')), 'a short one without a full stop keeps its last word');
     const zh = [doc('z/flat', 'flat', '简洁的扁平界面设计。'), doc('z/bold', 'bold', '无阴影、大胆配色时触发。')];
     assert.match(useOtherLine(zh[0], zh[1], new SkillProfiles(zh, words), words) ?? '', /^涉及[^时]+时，请使用 bold。$/, 'a trigger ending is not said twice');
+  });
+
+  it('keeps a name whole and does not start on its tail, a capital of a clause or a participle whose object was cut', () => {
+    // Lines a judged sample called broken: "For ASP, …", "For Indicators, …", "For Step-by-step cookbook",
+    // "For …, integrating or …".
+    const self = doc('o/slo-basics', 'slo-basics', 'Set reliability objectives and error budgets with alerting, for language models.');
+    const phrasesOf = (description: string) => {
+      const other = doc('o/other', 'other', description);
+      return distinguishingPhrases(self, other, new SkillProfiles([self, other], words), words);
+    };
+    const dotted = phrasesOf('Reliability objectives for ASP.NET Core services and Node.js workers.');
+    assert.ok(dotted.some((p) => p.includes('ASP.NET')), `a dotted name is one word: ${dotted.join(' | ')}`);
+    assert.ok(dotted.every((p) => !/ASP(?!\.)|^NET/.test(p)), `a dotted name is never cut at its dot: ${dotted.join(' | ')}`);
+    const tail = phrasesOf('Track Reliability Level Indicators and burn-rate dashboards.');
+    assert.ok(tail.some((p) => p.startsWith('Reliability Level Indicators')), `a name cut at a shared word is said whole: ${tail.join(' | ')}`);
+    assert.ok(!tail.includes('track'), `an imperative alone is no topic: ${tail.join(' | ')}`);
+    const title = phrasesOf('Reliability objectives Kotlin Project Skeleton; the guidance may set objectives.');
+    assert.ok(title.includes('Kotlin Project Skeleton'), `a run in Title Case names something: ${title.join(' | ')}`);
+    assert.ok(title.every((p) => !/\bmay$/.test(p)), `a modal at the end was cut before its verb: ${title.join(' | ')}`);
+    assert.deepEqual(phrasesOf('Step-by-step cookbook for audit trails.'), ['step-by-step cookbook for audit trails']);
+    const verbs = phrasesOf('Runs SAST/DAST scans. Without controls, clients craft queries that bring down your server. Models gives clients exact fields.');
+    assert.ok(verbs.every((p) => !/^(?:runs|bring|gives)\b/i.test(p)), `a verb opens no topic, capitalised or after "that": ${verbs.join(' | ')}`);
+    assert.ok(verbs.some((p) => p.startsWith('SAST/DAST')), verbs.join(' | '));
+    const cut = phrasesOf('Use when integrating language models with knowledge bases, or testing.');
+    assert.ok(!cut.includes('integrating'), `a participle whose object was cut: ${cut.join(' | ')}`);
+    assert.ok(cut.includes('testing'), `a gerund that ends its clause is a topic: ${cut.join(' | ')}`);
   });
 
   it('is left out when the two say the same, and written in Chinese for a Chinese skill', () => {

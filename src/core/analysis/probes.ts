@@ -209,7 +209,7 @@ export function thirdPersonVerb(word: string): boolean {
 }
 
 /** Words after an opening plural noun ("Tools for", "Patterns that"): the first word is not a verb. */
-const AFTER_A_NOUN = new Set(['for', 'to', 'of', 'that', 'which', 'are', 'were', 'with', 'in', 'on', 'from', 'by', 'is', 'and', 'or', '&', 'as', 'at', 'when']);
+export const AFTER_A_NOUN: ReadonlySet<string> = new Set(['for', 'to', 'of', 'that', 'which', 'are', 'were', 'with', 'in', 'on', 'from', 'by', 'is', 'and', 'or', '&', 'as', 'at', 'when']);
 /** -ing words that are not a verb's gerund. */
 const NOT_GERUNDS = new Set(['string', 'strings', 'thing', 'things', 'nothing', 'something', 'anything', 'everything', 'spring', 'ring', 'king', 'bring', 'during', 'morning', 'evening', 'wing', 'sing', 'sibling', 'swing', 'ceiling', 'pudding', 'viking', 'ping', 'thinking']);
 

@@ -8,7 +8,7 @@
 import { analyse, hasCjk } from '../text/analyse';
 import type { SkillDoc } from '../types';
 import { termCosine, type Analyser, type SkillProfiles } from './conflicts';
-import { headClause, inUserWords, openingJob, thirdPersonVerb, tidy, wordCount } from './probes';
+import { AFTER_A_NOUN, headClause, inUserWords, openingJob, thirdPersonVerb, tidy, wordCount } from './probes';
 
 /** Phrases in one line: enough to say what the other skill is for, short enough to read. */
 const MAX_PHRASES = 3;
@@ -54,27 +54,40 @@ const NOUNS_LIKE_MODIFIERS = new Set(['table', 'tables', 'cable', 'variable', 'v
  */
 const NO_EDGE = new Set(['without', 'within', 'across', 'through', 'including', 'like', 'such', 'than', 'about', 'against', 'between', 'beyond', 'during', 'versus', 'vs', 'whether', 'also', 'then', 'only', 'even', 'very', 'really', 'either', 'neither', 'both', 'each', 'every', 'etc']);
 const ADVERB = /^\p{Ll}{3,}ly$/u;
+/** A word written with a capital (a name's word, or a clause's first). */
+const CAPITALISED = /^\p{Lu}/u;
+/** Words a phrase may take back to say a name whole ("Service Level Indicators"). */
+const MAX_NAME_BACK = 5;
 /** A participle or when-word left at a phrase's end ("drug discovery including"). */
 const TRAILING = /^(?:including|specializing|leveraging|using|when|where|while)$/u;
 
 /** Words that join two distinguishing words into one phrase ("management of secrets", "Stripe for contractors"). */
 const JOINERS = new Set(['of', 'for', 'and', 'in', 'on', 'with', 'to', 'from', 'by', 'or', 'per', 'via', 'into', '&']);
 
-/** English words of each clause of `text`, in order, their punctuation stripped (a currency sign kept: "$600"). */
+/**
+ * English words of each clause of `text`, in order, their punctuation stripped (a currency sign
+ * kept: "$600"). A full stop, colon or question mark ends a clause only before a space or the end:
+ * "ASP.NET" and "Node.js" are one word each.
+ */
 function englishClauses(text: string): string[][] {
   return text
-    .split(/[.;:!?()[\]"“”'‘’,\n]+|\s[-–—]\s/u)
+    .split(/[.;:!?]+(?=\s|$)|[;()[\]"“”'‘’,\n]+|\s[-–—]\s/u)
     .map((c) => c.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}$€£¥]+|[^\p{L}\p{N}+#]+$/gu, '')).filter(Boolean));
 }
 
 /**
  * A clause that opens with a verb of the third person ("pulls YTD income", "scans QuickBooks",
- * "covers …") names no topic with it; "analytics dashboards" does. Lower case only: a capitalised
- * word there is a name ("Atlas") or a sentence's first word, which the probes read.
+ * "covers …") names no topic with it; "analytics dashboards" does. A capitalised one opens a
+ * sentence ("Runs SAST/DAST scans") unless a preposition follows it as one follows a plural noun
+ * ("Dashboards for growth teams").
  */
-function opensWithVerb(word: string, index: number, clauseLength: number): boolean {
-  return index === 0 && clauseLength > 1 && /^\p{Ll}/u.test(word) && thirdPersonVerb(word);
+function opensWithVerb(word: string, index: number, words: readonly string[]): boolean {
+  if (index !== 0 || words.length < 2 || !thirdPersonVerb(word)) return false;
+  return /^\p{Ll}/u.test(word) || !AFTER_A_NOUN.has(words[1].toLowerCase());
 }
+
+/** Words after which a verb comes ("queries that | bring down your server", "can | craft"). */
+const BEFORE_A_VERB = new Set(['that', 'which', 'who', 'can', 'could', 'will', 'would', 'should', 'must', 'may', 'might', 'cannot']);
 
 /**
  * A verb of the third person right after "and" or "or" opens a clause of its own ("… and
@@ -93,7 +106,7 @@ function afterJoiner(first: { word: string; index: number }, words: readonly str
  */
 function inline(words: string[], opening: boolean): string {
   const [first, ...rest] = words;
-  const lower = opening && /^\p{Lu}\p{Ll}+$/u.test(first) ? first.toLowerCase() : first;
+  const lower = opening && /^\p{Lu}\p{Ll}+(?:-\p{Ll}+)*$/u.test(first) ? first.toLowerCase() : first;
   return [lower, ...rest].join(' ');
 }
 
@@ -121,9 +134,28 @@ function englishPhrases(description: string, fresh: (word: string) => number | n
       if (verbAt > 0) run = run.slice(0, verbAt);
       const edge = (w: string) => NO_EDGE.has(w.toLowerCase()) || (ADVERB.test(w.toLowerCase()) && !NOUNS_LIKE_MODIFIERS.has(w.toLowerCase()));
       while (run.length && (run[run.length - 1].score === 0 || edge(run[run.length - 1].word) || (run.length > 1 && TRAILING.test(run[run.length - 1].word)) || (run.length > 1 && cutModifier(run[run.length - 1].word)))) run.pop();
-      while (run.length && (run[0].score === 0 || edge(run[0].word) || JOINERS.has(run[0].word.toLowerCase()) || OPENERS.has(run[0].word.toLowerCase()) || PARTICIPLE.test(run[0].word) || opensWithVerb(run[0].word, run[0].index, words.length) || afterJoiner(run[0], words))) run.shift();
+      while (run.length && (run[0].score === 0 || edge(run[0].word) || JOINERS.has(run[0].word.toLowerCase()) || OPENERS.has(run[0].word.toLowerCase()) || PARTICIPLE.test(run[0].word) || opensWithVerb(run[0].word, run[0].index, words) || afterJoiner(run[0], words))) run.shift();
       // One word left that only modifies ("detailed", "difficult"): the noun it modified was cut.
       if (run.length === 1 && cutModifier(run[0].word)) run = [];
+      // A run right after "that" or "can" opens on a verb ("that | bring down your server"), and so
+      // does one whose subject was cut ("GraphQL | gives clients"): a predicate, no topic.
+      const head = run[0];
+      if (head && BEFORE_A_VERB.has(words[head.index - 1]?.toLowerCase() ?? '')) run = [];
+      else if (head && head.index > 0 && /^\p{Ll}/u.test(head.word) && thirdPersonVerb(head.word) && !AFTER_A_NOUN.has(words[head.index + 1]?.toLowerCase() ?? 'for')) run = [];
+      // The tail of a name cut at a word the other side shares ("Service Level | Indicators"): the
+      // name is said whole, its shared words adding nothing to the score, back to the clause's
+      // opening word at most (a stop word, "Not" or "Be" of a flag list, is no name's word).
+      for (let k = 0; k < MAX_NAME_BACK && run.length && run[0].index > 1 && CAPITALISED.test(run[0].word) && CAPITALISED.test(words[run[0].index - 1]) && fresh(words[run[0].index - 1]) !== 0; k++) {
+        run.unshift({ word: words[run[0].index - 1], score: 0, index: run[0].index - 1 });
+      }
+      // An imperative alone at a clause's opening ("Track | …") is the job's verb, no topic.
+      if (run.length === 1 && run[0].index === 0 && IMPERATIVES.has(run[0].word.toLowerCase())) run = [];
+      // A modal or relative word at the end was cut before its verb ("guidance may | change").
+      while (run.length > 1 && BEFORE_A_VERB.has(run[run.length - 1].word.toLowerCase())) run.pop();
+      // A participle alone whose object was cut ("integrating | LLMs with …"); one that ends its
+      // clause, or joins what follows ("testing of APIs"), names a topic.
+      const next = run.length === 1 ? words[run[0].index + 1] : undefined;
+      if (next !== undefined && /^\p{Ll}{3,}ing$/u.test(run[0].word) && !JOINERS.has(next.toLowerCase())) run = [];
       if (run.length) phrases.push({ text: inline(run.map((r) => r.word), run[0].index === 0), score: run.reduce((n, r) => n + r.score, 0), at: at++ });
       run = [];
     };
@@ -266,7 +298,11 @@ const IMPERATIVES = new Set([
   'segment', 'detect', 'recommend', 'suggest', 'propose', 'decide', 'choose', 'select', 'prioritize', 'prioritise', 'graduate',
   'populate', 'fill', 'cascade', 'onboard', 'host', 'serve', 'expose', 'wrap', 'mock', 'stub', 'benchmark', 'tune', 'size', 'price',
   'synthesize', 'synthesise', 'execute', 'get', 'keep', 'handle', 'process', 'improve', 'reduce', 'increase', 'master', 'port',
-  'conduct', 'provide', 'escalate', 'discover', 'learn', 'perform', 'define',
+  'conduct', 'provide', 'escalate', 'discover', 'learn', 'perform', 'define', 'decompose', 'establish', 'ensure', 'enable', 'maintain',
+  'streamline', 'simplify', 'modify', 'specify', 'standardize', 'standardise', 'normalize', 'normalise', 'leverage', 'coordinate',
+  'facilitate', 'accelerate', 'deliver', 'transcribe', 'craft', 'polish', 'refine', 'rewrite', 'proofread', 'humanize', 'localize',
+  'localise', 'provision', 'bootstrap', 'initialize', 'initialise', 'negotiate', 'reconcile', 'triage', 'decode', 'encode', 'retrieve',
+  'illustrate', 'animate', 'resize', 'compress', 'transpile', 'containerize', 'brainstorm', 'distill', 'condense', 'interpret',
 ]);
 /** Words a job clause of the line may hold at most. */
 const JOB_WORDS = 12;
@@ -346,7 +382,8 @@ export function jobLine(self: Pick<SkillDoc, 'description'>, other: SkillDoc): s
   // elsewhere ("Fast in-memory DataFrame library"); a name (Google, IBM) keeps its capital.
   const text = `${other.description}\n${other.body}`;
   const lower = (s: string) => {
-    const w = /^\p{Lu}\p{Ll}+\b(?!\s+\p{Lu})/u.exec(s)?.[0];
+    // Only a whole word: "Next.js" is a name whatever "next" elsewhere says.
+    const w = /^\p{Lu}\p{Ll}+(?=\s|$)(?!\s+\p{Lu})/u.exec(s)?.[0];
     return w && new RegExp(`(?<![\\p{L}])${w.toLowerCase()}(?![\\p{L}])`, 'u').test(text) ? w.toLowerCase() + s.slice(w.length) : s;
   };
   if (/^I'm\s+/u.test(user)) return `When ${user.replace(/^I'm\s+/u, '')}, use ${other.name}.`;
@@ -358,5 +395,10 @@ export function jobLine(self: Pick<SkillDoc, 'description'>, other: SkillDoc): s
   // HubSpot current" → "keep …"), not a noun in -ics or -ss ("Cheminformatics toolkit").
   const converted = verb !== was && !/(?:ics|ss|us|is)$/iu.test(was);
   if (IMPERATIVES.has(verb.toLowerCase()) || converted) return `To ${verb.toLowerCase()}${user.slice(verb.length)}, use ${other.name}.`;
+  // A first sentence that is a clause ("GraphQL gives clients exactly …") names no job after
+  // "For": a verb of the third person second, with no preposition after it as a plural noun has
+  // ("Terraform modules for AWS").
+  const [, second, third] = job.split(/\s+/u);
+  if (second && third && /^\p{Ll}/u.test(second) && thirdPersonVerb(second) && !AFTER_A_NOUN.has(third.toLowerCase())) return null;
   return `For ${lower(job)}, use ${other.name}.`;
 }
