@@ -7,7 +7,7 @@ import { sideMessage } from '../../src/core/analysis/pairText';
 import type { PairFinding, ScopedRanking } from '../../src/core/analysis/types';
 import { SkillProfiles } from '../../src/core/analysis/conflicts';
 import { CopyIndex, sketchOf, textSignature } from '../../src/core/analysis/copies';
-import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, withoutNamedSubject } from '../../src/core/analysis/probes';
+import { asRequest, baseForm, fitSentence, headClause, inUserWords, probeRequests, quotedRequest, triggerList, withoutNamedSubject } from '../../src/core/analysis/probes';
 import { distinguishingPhrases, jobLine, sequenceLine, useOtherLine } from '../../src/core/analysis/suggestions';
 import { mentionsSkillLower } from '../../src/core/analysis/facets';
 import { analyse } from '../../src/core/text/analyse';
@@ -64,6 +64,16 @@ describe('probe requests', () => {
     const zh = doc('a/zh', 'csv-zh', '当用户需要清洗脏乱的 CSV 导出文件时使用此技能。修复编码并删除重复的行。');
     assert.deepEqual(probeRequests(zh, [], 4).map((p) => p.query), ['清洗脏乱的 CSV 导出文件', '修复编码并删除重复的行']);
     assert.equal(asRequest('the user wants to'), 'the user wants to', 'too little left: the sentence stays');
+    // A list of trigger words, a persona and a role's skill, and a trigger written as a request.
+    const shop = doc('a/shop', 'shop-apps', 'Patterns for store app development with webhooks. Use when: shop app, store, embedded app, polaris, app bridge.');
+    assert.deepEqual(probeRequests(shop, [], 4).map((p) => p.query), ['Patterns for store app development with webhooks']);
+    assert.equal(triggerList('Create, edit, and analyze spreadsheets'), false, 'a sentence of verbs joined by "and" is no list');
+    assert.equal(triggerList('Server Components, data fetching, routing patterns'), false, 'a list of topics stays');
+    assert.equal(inUserWords('Expert cloud architect specializing in multi-cloud network design across providers'), 'Help me with multi-cloud network design across providers');
+    assert.equal(inUserWords('Expert in building retrieval systems for support bots'), "I'm building retrieval systems for support bots");
+    assert.equal(inUserWords('Senior SecOps engineer skill for application security and compliance checks'), 'Help me with application security and compliance checks');
+    assert.equal(inUserWords('help me hire'), 'help me hire', 'a user\'s own words are not rewritten');
+    assert.equal(inUserWords('HR partner for hiring and onboarding'), 'HR partner for hiring and onboarding', 'a partner is no persona opening');
   });
 
   it('leave out headings about how the skill is written, and add the main clause of a long sentence', () => {
@@ -354,7 +364,8 @@ describe('the line that sends requests to the other skill: its job in its own wo
     assert.equal(jobLine(self, doc('a/next-guide', 'next-guide', 'Next.js App Router principles.', 'Read the next section first.')), 'For Next.js App Router principles, use next-guide.');
     assert.equal(line('variance', 'Decompose budget variances into drivers with short commentary.'), 'To decompose budget variances into drivers with short commentary, use variance.');
     assert.equal(line('graph-api', 'GraphQL gives clients exactly the fields they ask for.'), null);
-    assert.equal(line('secops', 'Senior SecOps engineer skill for application security.'), 'For Senior SecOps engineer skill for application security, use secops.', 'a capitalised second word is a name');
+    assert.equal(line('devops', 'Azure DevOps pipelines for release automation.'), 'For Azure DevOps pipelines for release automation, use devops.', 'a capitalised second word is a name');
+    assert.equal(line('secops', 'Senior SecOps engineer skill for application security.'), 'For help with application security, use secops.', 'a role says what it is for');
     // A cut that leaves what sets the job apart in the tail is no line (the words line follows).
     const text = doc('a/pdf-text', 'pdf-text', 'Extract text and tables from PDF files and scanned invoices.');
     assert.equal(jobLine(text, doc('a/pdf-reader', 'pdf-reader', 'Extract text and tables from PDF documents and scanned invoices with Camelot lattice mode and stream mode.')), null);

@@ -153,7 +153,7 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
   const sentences = f.description
     .filter((s) => !NOT_A_REQUEST.test(s))
     .map((s) => asRequest(s.replace(PROACTIVELY, '')))
-    .filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s))
+    .filter((s) => !shared(templateKey(s)) && !NOT_A_REQUEST.test(s) && !triggerList(s))
     .map((s) => inUserWords(withoutNamedSubject(fitSentence(quotedRequest(s) ?? s), doc.name)));
   const heads = f.headings
     .map((h) => tidy(h.replace(PICTOGRAPHS, ' ')))
@@ -233,7 +233,15 @@ export function baseForm(verb: string): string {
  */
 export function inUserWords(sentence: string): string {
   if (hasCjk(sentence)) return sentence;
-  const helps = /^helps?\s+(?:(?:the\s+)?(?:you|users?|developers?|teams?|agents?)\s+)?(?:to\s+)?(?=\p{L})/iu;
+  // A persona says who the skill is, not what is asked: "Expert cloud architect specializing in
+  // multi-cloud design", "Senior SecOps engineer skill for application security".
+  const role = PERSONA.exec(sentence) ?? ROLE_FOR.exec(sentence);
+  if (role) {
+    const job = tidy(role[1]);
+    if (wordCount(job) >= 2) return /^\p{Ll}+ing\b/u.test(job) ? `I'm ${job}` : `Help me with ${job}`;
+  }
+  // "help me hire" is a user's own words already.
+  const helps = /^helps?\s+(?!(?:me|us)\b)(?:(?:the\s+)?(?:you|users?|developers?|teams?|agents?)\s+)?(?:to\s+)?(?=\p{L})/iu;
   if (helps.test(sentence)) {
     const rest = sentence.replace(helps, '');
     return `Help me ${/^\p{Ll}+ing\b/u.test(rest) ? 'with ' : ''}${rest}`;
@@ -260,6 +268,23 @@ export function inUserWords(sentence: string): string {
     if (wordCount(out) >= MIN_WORDS) return out;
   }
   return sentence;
+}
+
+/** A persona's opening, its field after "specializing in" or "expert in". */
+const PERSONA = /^(?:an?\s+)?(?:(?:expert|senior|seasoned|experienced|elite)\b[^,.;:]{0,60}?\bspeciali[sz](?:ing|es)\s+in|expert\s+in)\s+(.+)$/iu;
+/** A role's skill and what it is for: "Senior SecOps engineer skill for application security". */
+const ROLE_FOR = /^(?:an?\s+)?(?:senior\s+|expert\s+|lead\s+|principal\s+)?(?:[\p{L}/.+#-]+\s+){0,3}(?:engineer|expert|specialist|architect|developer|consultant|advisor|analyst)(?:\s+skill)?\s+for\s+(.+)$/iu;
+
+/**
+ * A list of trigger words written as a sentence ("shopify app, shopify, embedded app, polaris,
+ * app bridge"): three or more short items in lower case, none joined by "and" or "or". No one
+ * asks that; a list of topics ("Server Components, data fetching, routing patterns") names what
+ * the skill covers and stays.
+ */
+export function triggerList(sentence: string): boolean {
+  if (hasCjk(sentence)) return false;
+  const items = sentence.replace(/[.!?]+$/u, '').split(/\s*,\s*/u);
+  return items.length >= 3 && items.every((i) => /^\p{Ll}/u.test(i) && wordCount(i) <= 3 && !/^(?:and|or)\b/iu.test(i));
 }
 
 /** A heading in sentence case ("Writing a fuzz target") lower-cased at its first word inside a sentence; a title ("Spring Boot") stays. */
