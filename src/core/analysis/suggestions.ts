@@ -71,7 +71,7 @@ const JOINERS = new Set(['of', 'for', 'and', 'in', 'on', 'with', 'to', 'from', '
  */
 function englishClauses(text: string): string[][] {
   return text
-    .split(/[.;:!?]+(?=\s|$)|[;()[\]"“”'‘’,\n]+|\s[-–—]\s/u)
+    .split(/[.:!?]+(?=\s|$)|[;()[\]"“”'‘’,\n]+|\s[-–—]\s/u)
     .map((c) => c.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}$€£¥]+|[^\p{L}\p{N}+#]+$/gu, '')).filter(Boolean));
 }
 
