@@ -73,6 +73,11 @@ describe('probe requests', () => {
     assert.equal(inUserWords('Expert in building retrieval systems for support bots'), "I'm building retrieval systems for support bots");
     assert.equal(inUserWords('Senior SecOps engineer skill for application security and compliance checks'), 'Help me with application security and compliance checks');
     assert.equal(inUserWords('help me hire'), 'help me hire', 'a user\'s own words are not rewritten');
+    assert.equal(inUserWords('Build robust backtesting systems for trading strategies'), 'Build robust backtesting systems for trading strategies', 'an imperative is a request as it stands');
+    const steps = doc('a/sheets', 'sheets', 'Work with spreadsheets.', '# Create a new workbook\n\n# Write data to a sheet\n');
+    assert.deepEqual(probeRequests(steps, [], 4).filter((p) => p.source === 'heading').map((p) => p.query), ['Help me create a new workbook, write data to a sheet']);
+    const topics = doc('a/ds', 'ds', 'Work with design tokens.', '# Design System\n\n# Token Architecture\n');
+    assert.deepEqual(probeRequests(topics, [], 4).filter((p) => p.source === 'heading').map((p) => p.query), ['Help me with Design System, Token Architecture']);
     assert.equal(inUserWords('HR partner for hiring and onboarding'), 'HR partner for hiring and onboarding', 'a partner is no persona opening');
   });
 

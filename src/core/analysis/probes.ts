@@ -160,7 +160,7 @@ export function probeRequests(doc: SkillDoc, authored: readonly AuthoredRequest[
     .filter((h) => wordCount(h) >= 2 && !NOT_A_TOPIC.test(h) && !META_HEADING.test(h) && !sameWords(h, doc.name) && !shared(templateKey(h)))
     .slice(0, 2);
   // Headings are topics ("Spring Boot Best Practices"): in English a user asks for help with one.
-  const headingProbe = hasCjk(heads.join('')) ? heads.join('，') : heads.length ? `Help me with ${heads.map(sentenceCase).join(', ')}` : '';
+  const headingProbe = hasCjk(heads.join('')) ? heads.join('，') : heads.length ? headingRequest(heads) : '';
   const written: Probe[] = [];
   sentences.forEach((s, i) => {
     written.push({ query: s, source: 'description' });
@@ -208,6 +208,30 @@ export function thirdPersonVerb(word: string): boolean {
   return w.length > 3 && /[^s]s$/.test(w) && !NOT_THIRD_PERSON.has(w);
 }
 
+/** Imperative verbs a description may open with ("Extract text from PDFs"): its job, as written. */
+export const IMPERATIVES: ReadonlySet<string> = new Set([
+  'create', 'build', 'generate', 'write', 'make', 'add', 'run', 'manage', 'analyze', 'analyse', 'design', 'implement', 'extract',
+  'convert', 'deploy', 'review', 'audit', 'test', 'debug', 'fix', 'migrate', 'configure', 'set', 'automate', 'monitor', 'optimize',
+  'optimise', 'plan', 'draft', 'edit', 'format', 'parse', 'query', 'search', 'find', 'track', 'validate', 'check', 'scan', 'clean',
+  'transform', 'translate', 'summarize', 'summarise', 'document', 'diagnose', 'troubleshoot', 'integrate', 'publish', 'release',
+  'refactor', 'profile', 'measure', 'compute', 'calculate', 'visualize', 'visualise', 'render', 'scaffold', 'orchestrate', 'apply',
+  'prepare', 'produce', 'compose', 'connect', 'sync', 'import', 'export', 'upload', 'download', 'send', 'schedule', 'turn',
+  'evaluate', 'assess', 'compare', 'detect', 'identify', 'explore', 'curate', 'capture', 'control', 'interact', 'inspect', 'investigate',
+  'resolve', 'recover', 'restore', 'rename', 'organize', 'organise', 'map', 'model', 'forecast', 'estimate', 'simulate', 'train',
+  'fine-tune', 'label', 'annotate', 'index', 'store', 'cache', 'secure', 'harden', 'protect', 'encrypt', 'sign', 'verify', 'lint',
+  'package', 'bundle', 'compile', 'install', 'upgrade', 'update', 'remove', 'delete', 'merge', 'split', 'rebase', 'commit', 'push',
+  'pull', 'clone', 'fetch', 'open', 'close', 'read', 'load', 'save', 'share', 'post', 'reply', 'respond', 'answer', 'explain', 'teach',
+  'guide', 'help', 'coach', 'research', 'collect', 'gather', 'scrape', 'crawl', 'enrich', 'score', 'rank', 'classify', 'cluster',
+  'segment', 'detect', 'recommend', 'suggest', 'propose', 'decide', 'choose', 'select', 'prioritize', 'prioritise', 'graduate',
+  'populate', 'fill', 'cascade', 'onboard', 'host', 'serve', 'expose', 'wrap', 'mock', 'stub', 'benchmark', 'tune', 'size', 'price',
+  'synthesize', 'synthesise', 'execute', 'get', 'keep', 'handle', 'process', 'improve', 'reduce', 'increase', 'master', 'port',
+  'conduct', 'provide', 'escalate', 'discover', 'learn', 'perform', 'define', 'decompose', 'establish', 'ensure', 'enable', 'maintain',
+  'streamline', 'simplify', 'modify', 'specify', 'standardize', 'standardise', 'normalize', 'normalise', 'leverage', 'coordinate',
+  'facilitate', 'accelerate', 'deliver', 'transcribe', 'craft', 'polish', 'refine', 'rewrite', 'proofread', 'humanize', 'localize',
+  'localise', 'provision', 'bootstrap', 'initialize', 'initialise', 'negotiate', 'reconcile', 'triage', 'decode', 'encode', 'retrieve',
+  'illustrate', 'animate', 'resize', 'compress', 'transpile', 'containerize', 'brainstorm', 'distill', 'condense', 'interpret',
+]);
+
 /** Words after an opening plural noun ("Tools for", "Patterns that"): the first word is not a verb. */
 export const AFTER_A_NOUN: ReadonlySet<string> = new Set(['for', 'to', 'of', 'that', 'which', 'are', 'were', 'with', 'in', 'on', 'from', 'by', 'is', 'and', 'or', '&', 'as', 'at', 'when']);
 /** -ing words that are not a verb's gerund. */
@@ -250,6 +274,9 @@ export function inUserWords(sentence: string): string {
   if (!m) return sentence;
   const [first, next] = [m[1], m[2]];
   const lower = first.toLowerCase();
+  // An imperative is a request as it stands ("Build backtesting systems for trading strategies"
+  // is no "I'm trading strategies").
+  if (IMPERATIVES.has(lower) && !AFTER_A_NOUN.has(next.toLowerCase())) return sentence;
   const verb = (w: string) => thirdPersonVerb(w) && !HOLDING_VERBS.has(w.toLowerCase());
   // "Creates and manages Jira issues": two verbs.
   const two = /^(\p{L}+)\s+(and|or)\s+(\p{Ll}+)\b/u.exec(sentence);
@@ -285,6 +312,21 @@ export function triggerList(sentence: string): boolean {
   if (hasCjk(sentence)) return false;
   const items = sentence.replace(/[.!?]+$/u, '').split(/\s*,\s*/u);
   return items.length >= 3 && items.every((i) => /^\p{Ll}/u.test(i) && wordCount(i) <= 3 && !/^(?:and|or)\b/iu.test(i));
+}
+
+/**
+ * Headings as one request: "Help me with" a topic ("Help me with writing a fuzz target, running on
+ * CI"), or the task itself when the first heading is one, an imperative before an article ("Create
+ * a new workbook", "Write data to a sheet" → "Help me create a new workbook, write data to a
+ * sheet"). "Index management" or "Design System" stays a topic: many verbs are nouns too.
+ */
+function headingRequest(heads: readonly string[]): string {
+  const task = (h: string) => {
+    const m = /^(\p{L}+)\s+(\S+)/u.exec(h);
+    return !!m && IMPERATIVES.has(m[1].toLowerCase()) && /^(?:a|an|the|your|my|our|this|these|new)$/iu.test(m[2]);
+  };
+  if (!task(heads[0])) return `Help me with ${heads.map(sentenceCase).join(', ')}`;
+  return `Help me ${heads.map((h) => (task(h) ? h[0].toLowerCase() + h.slice(1) : sentenceCase(h))).join(', ')}`;
 }
 
 /** A heading in sentence case ("Writing a fuzz target") lower-cased at its first word inside a sentence; a title ("Spring Boot") stays. */

@@ -8,7 +8,7 @@
 import { analyse, hasCjk } from '../text/analyse';
 import type { SkillDoc } from '../types';
 import { termCosine, type Analyser, type SkillProfiles } from './conflicts';
-import { AFTER_A_NOUN, headClause, inUserWords, openingJob, thirdPersonVerb, tidy, wordCount } from './probes';
+import { AFTER_A_NOUN, headClause, IMPERATIVES, inUserWords, openingJob, thirdPersonVerb, tidy, wordCount } from './probes';
 
 /** Phrases in one line: enough to say what the other skill is for, short enough to read. */
 const MAX_PHRASES = 3;
@@ -281,29 +281,6 @@ export function sequenceLine(self: SkillDoc, other: SkillDoc, selfFirst: boolean
   return selfFirst ? `Then ${words[1]} with ${other.name}.` : `First, ${words[0]} with ${other.name}.`;
 }
 
-/** Imperative verbs a description may open with ("Extract text from PDFs"): its job, as written. */
-const IMPERATIVES = new Set([
-  'create', 'build', 'generate', 'write', 'make', 'add', 'run', 'manage', 'analyze', 'analyse', 'design', 'implement', 'extract',
-  'convert', 'deploy', 'review', 'audit', 'test', 'debug', 'fix', 'migrate', 'configure', 'set', 'automate', 'monitor', 'optimize',
-  'optimise', 'plan', 'draft', 'edit', 'format', 'parse', 'query', 'search', 'find', 'track', 'validate', 'check', 'scan', 'clean',
-  'transform', 'translate', 'summarize', 'summarise', 'document', 'diagnose', 'troubleshoot', 'integrate', 'publish', 'release',
-  'refactor', 'profile', 'measure', 'compute', 'calculate', 'visualize', 'visualise', 'render', 'scaffold', 'orchestrate', 'apply',
-  'prepare', 'produce', 'compose', 'connect', 'sync', 'import', 'export', 'upload', 'download', 'send', 'schedule', 'turn',
-  'evaluate', 'assess', 'compare', 'detect', 'identify', 'explore', 'curate', 'capture', 'control', 'interact', 'inspect', 'investigate',
-  'resolve', 'recover', 'restore', 'rename', 'organize', 'organise', 'map', 'model', 'forecast', 'estimate', 'simulate', 'train',
-  'fine-tune', 'label', 'annotate', 'index', 'store', 'cache', 'secure', 'harden', 'protect', 'encrypt', 'sign', 'verify', 'lint',
-  'package', 'bundle', 'compile', 'install', 'upgrade', 'update', 'remove', 'delete', 'merge', 'split', 'rebase', 'commit', 'push',
-  'pull', 'clone', 'fetch', 'open', 'close', 'read', 'load', 'save', 'share', 'post', 'reply', 'respond', 'answer', 'explain', 'teach',
-  'guide', 'help', 'coach', 'research', 'collect', 'gather', 'scrape', 'crawl', 'enrich', 'score', 'rank', 'classify', 'cluster',
-  'segment', 'detect', 'recommend', 'suggest', 'propose', 'decide', 'choose', 'select', 'prioritize', 'prioritise', 'graduate',
-  'populate', 'fill', 'cascade', 'onboard', 'host', 'serve', 'expose', 'wrap', 'mock', 'stub', 'benchmark', 'tune', 'size', 'price',
-  'synthesize', 'synthesise', 'execute', 'get', 'keep', 'handle', 'process', 'improve', 'reduce', 'increase', 'master', 'port',
-  'conduct', 'provide', 'escalate', 'discover', 'learn', 'perform', 'define', 'decompose', 'establish', 'ensure', 'enable', 'maintain',
-  'streamline', 'simplify', 'modify', 'specify', 'standardize', 'standardise', 'normalize', 'normalise', 'leverage', 'coordinate',
-  'facilitate', 'accelerate', 'deliver', 'transcribe', 'craft', 'polish', 'refine', 'rewrite', 'proofread', 'humanize', 'localize',
-  'localise', 'provision', 'bootstrap', 'initialize', 'initialise', 'negotiate', 'reconcile', 'triage', 'decode', 'encode', 'retrieve',
-  'illustrate', 'animate', 'resize', 'compress', 'transpile', 'containerize', 'brainstorm', 'distill', 'condense', 'interpret',
-]);
 /** Words a job clause of the line may hold at most. */
 const JOB_WORDS = 12;
 /** Where a job clause ends, however short: a dash or a colon starts a list of what it covers. */
