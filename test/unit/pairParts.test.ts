@@ -74,6 +74,7 @@ describe('probe requests', () => {
     assert.equal(inUserWords('Senior SecOps engineer skill for application security and compliance checks'), 'Help me with application security and compliance checks');
     assert.equal(inUserWords('help me hire'), 'help me hire', 'a user\'s own words are not rewritten');
     assert.equal(inUserWords('Build robust backtesting systems for trading strategies'), 'Build robust backtesting systems for trading strategies', 'an imperative is a request as it stands');
+    assert.equal(inUserWords('Get best practices for developing services with Spring Boot'), "I'm developing services with Spring Boot");
     const steps = doc('a/sheets', 'sheets', 'Work with spreadsheets.', '# Create a new workbook\n\n# Write data to a sheet\n');
     assert.deepEqual(probeRequests(steps, [], 4).filter((p) => p.source === 'heading').map((p) => p.query), ['Help me create a new workbook, write data to a sheet']);
     const topics = doc('a/ds', 'ds', 'Work with design tokens.', '# Design System\n\n# Token Architecture\n');
@@ -522,6 +523,8 @@ describe('the suggested line', () => {
     assert.ok(title.includes('Kotlin Project Skeleton'), `a run in Title Case names something: ${title.join(' | ')}`);
     assert.ok(title.every((p) => !/\bmay$/.test(p)), `a modal at the end was cut before its verb: ${title.join(' | ')}`);
     assert.deepEqual(phrasesOf('Step-by-step cookbook for audit trails.'), ['step-by-step cookbook for audit trails']);
+    assert.deepEqual(phrasesOf('Step-by-step cookbook for signed audit trails.'), ['step-by-step cookbook', 'audit trails'], 'a phrase too long is cut where it joins two');
+    assert.deepEqual(phrasesOf('Signed tamper-evident receipt chains anchored offline.'), ['signed tamper-evident receipt chains'], 'without a joint the rest is not said alone');
     const verbs = phrasesOf('Runs SAST/DAST scans. Without controls, clients craft queries that bring down your server. Models gives clients exact fields.');
     assert.ok(verbs.every((p) => !/^(?:runs|bring|gives)\b/i.test(p)), `a verb opens no topic, capitalised or after "that": ${verbs.join(' | ')}`);
     assert.ok(verbs.some((p) => p.startsWith('SAST/DAST')), verbs.join(' | '));

@@ -275,8 +275,9 @@ export function inUserWords(sentence: string): string {
   const [first, next] = [m[1], m[2]];
   const lower = first.toLowerCase();
   // An imperative is a request as it stands ("Build backtesting systems for trading strategies"
-  // is no "I'm trading strategies").
-  if (IMPERATIVES.has(lower) && !AFTER_A_NOUN.has(next.toLowerCase())) return sentence;
+  // is no "I'm trading strategies"); "Get best practices for developing apps" says its job after
+  // "for" ("I'm developing apps").
+  if (IMPERATIVES.has(lower) && lower !== 'get' && !AFTER_A_NOUN.has(next.toLowerCase())) return sentence;
   const verb = (w: string) => thirdPersonVerb(w) && !HOLDING_VERBS.has(w.toLowerCase());
   // "Creates and manages Jira issues": two verbs.
   const two = /^(\p{L}+)\s+(and|or)\s+(\p{Ll}+)\b/u.exec(sentence);

@@ -159,8 +159,14 @@ function englishPhrases(description: string, fresh: (word: string) => number | n
       if (run.length) phrases.push({ text: inline(run.map((r) => r.word), run[0].index === 0), score: run.reduce((n, r) => n + r.score, 0), at: at++ });
       run = [];
     };
+    // Words of a phrase cut at MAX_PHRASE_WORDS that would read as a fragment alone ("trails").
+    let tail = false;
     for (const [index, word] of words.entries()) {
       const score = fresh(word);
+      if (tail) {
+        if (score !== null && score > 0) continue;
+        tail = false;
+      }
       if (score === 0) {
         // A preposition or conjunction joins two distinguishing words ("management of secrets"),
         // never starts a phrase; any other stop word (an article, "can", "that") starts a clause
@@ -175,7 +181,23 @@ function englishPhrases(description: string, fresh: (word: string) => number | n
         continue;
       }
       run.push({ word, score, index });
-      if (run.filter((r) => r.score > 0).length >= MAX_PHRASE_WORDS) flush();
+      if (run.filter((r) => r.score > 0).length >= MAX_PHRASE_WORDS) {
+        // A phrase too long to say whole is cut where it joins two ("cookbook for | signed audit
+        // trails"): the first part is said, the second goes on. Without such a joint its rest is
+        // left out rather than said alone.
+        const after = words[index + 1];
+        const goesOn = after !== undefined && (fresh(after) ?? 0) > 0;
+        const joint = goesOn ? run.map((r) => JOINERS.has(r.word.toLowerCase())).lastIndexOf(true) : -1;
+        if (joint > 0) {
+          const rest = run.slice(joint + 1);
+          run = run.slice(0, joint);
+          flush();
+          run = rest;
+        } else {
+          flush();
+          tail = goesOn;
+        }
+      }
     }
     flush();
   }
