@@ -9,6 +9,7 @@ import { version } from '../../package.json';
 import { HEAP_GROWING_FLAG } from '../shared/serverProcess';
 import type { RouteResult } from '../core/service';
 import { notRelevantWords, unreadNote } from '../core/route/notRelevant';
+import { declinedNote } from '../core/text/declined';
 import type { Finding } from '../core/types';
 import { SameNames } from '../core/analysis/sameNames';
 import { DEFAULT_PAIR_SCAN } from '../core/analysis/scanRun';
@@ -156,6 +157,7 @@ export function routeJson(result: RouteResult, root: string) {
     dense: result.dense,
     ...(result.readAs ? { readAs: result.readAs } : {}),
     ...(result.unread ? { unread: result.unread } : {}),
+    ...(result.declined ? { declined: result.declined } : {}),
     ...(result.match ? { match: result.match } : {}),
     ...(result.readChars !== undefined ? { readChars: result.readChars } : {}),
     view: result.view ? `listing:${result.view.client}` : 'full',
@@ -186,6 +188,7 @@ function formatRoute(result: RouteResult): string {
   const lines: string[] = [];
   if (result.view) lines.push(`ranked over the listing ${result.view.label} shows the model (names and listed descriptions; no body)`, '');
   if (result.readAs) lines.push(`read as: ${result.readAs}`, '');
+  if (result.declined) lines.push(declinedNote(result.declined), '');
   if (!result.candidates.length) return `${lines.join('\n')}No skill matches this request.${result.unread ? ` ${unreadNote(result.unread, false)}` : ''}\n`;
   if (result.unread) lines.push(unreadNote(result.unread, true), '');
   if (result.match === 'none') lines.push('No skill in this library fits this request (every relevance is below the floor); the closest are shown for context.', '');

@@ -16,6 +16,7 @@ import { CLIENT_PROFILES, listingText, PROFILES, type ProfileId } from '../core/
 import type { IndexStats, RouteOptions } from '../core/service';
 import type { SkillDoc } from '../core/types';
 import { howRead, matchedWords } from '../core/route/notRelevant';
+import { declinedNote } from '../core/text/declined';
 import type { IndexProgress, LiveRouteResult } from './liveLibrary';
 import { capRequest, label, MAX_REQUEST_CHARS, shapeAnswer, skipPhrase, type ListingOf, type SkillAnswer } from './routeAnswer';
 import { listSkillFolder, readSkillFile, safeRelative, SkillFileError, skillFolder } from './skillFiles';
@@ -82,6 +83,7 @@ const SEARCH_OUTPUT = {
   set: z.array(ANSWER_SKILL).describe('The skills to use together for this request, best first.'),
   others: z.array(ANSWER_SKILL).describe('Other relevant skills, in rank order.'),
   readAs: z.string().optional(),
+  declined: z.array(z.string()).optional().describe('Clauses the request declines ("do not open a pull request"): their words were not matched.'),
   unread: z.string().optional().describe('The script or language most of the request is in when the router reads none of it (Hangul, Thai, Spanish, ...): the answer matched its other words only.'),
   library: z.string(),
   wordsOnly: z
@@ -357,6 +359,7 @@ function answerResult(answer: SkillAnswer, root: string, wordsOnly?: { embedded:
 export function answerText(a: SkillAnswer): string {
   const lines: string[] = [];
   if (a.readAs) lines.push(`(read as: ${a.readAs})`);
+  if (a.declined) lines.push(`(${declinedNote(a.declined)})`);
   if (a.unread && a.match !== 'none') lines.push(`(most of the request is in ${a.unread}, which the router ${howRead(a.unread)}: these skills matched ${matchedWords(a.unread)} only; read their descriptions to judge)`);
   if (a.truncated) lines.push('(the request was long: only its first 2,000 words were routed)');
   lines.push(a.message);

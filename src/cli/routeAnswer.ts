@@ -62,6 +62,8 @@ export interface SkillAnswer {
   readAs?: string;
   /** The script or language most of the request is in when the router reads none of it (`RouteResult.unread`). */
   unread?: string;
+  /** The clauses the request declines, whose words were not matched (`RouteResult.declined`). */
+  declined?: string[];
 }
 
 /** How a client lists a skill's description (core `listingText`), for `client`-specific answers. */
@@ -86,7 +88,7 @@ export function shapeAnswer(result: RouteResult, opts: ShapeOptions): SkillAnswe
   const relevant = result.candidates.filter((c) => c.relevant !== false);
   let match: Match = result.match ?? 'strong';
   if (!relevant.length) match = 'none';
-  const base = { request: result.query, truncated: opts.truncated ?? false, ...(result.readAs ? { readAs: result.readAs } : {}), ...(result.unread ? { unread: result.unread } : {}) };
+  const base = { request: result.query, truncated: opts.truncated ?? false, ...(result.readAs ? { readAs: result.readAs } : {}), ...(result.unread ? { unread: result.unread } : {}), ...(result.declined ? { declined: result.declined } : {}) };
   if (match === 'none') {
     // The router cannot say that no skill fits a request it does not read: it says so instead.
     const message = result.unread

@@ -10,6 +10,8 @@ import {
   isPanelSet,
   MAX_READ_AS_LENGTH,
   MAX_UNREAD_LENGTH,
+  MAX_DECLINED,
+  MAX_QUERY_LENGTH,
   type ActiveSkill,
   type PanelListing,
   type PanelResult,
@@ -115,6 +117,7 @@ export function toRouteSummary(
     totalMs: Math.max(0, res.timings.totalMs),
     ...(res.readAs ? { readAs: res.readAs.slice(0, MAX_READ_AS_LENGTH) } : {}),
     ...(res.unread ? { unread: res.unread.slice(0, MAX_UNREAD_LENGTH) } : {}),
+    ...(res.declined?.length ? { declined: res.declined.slice(0, MAX_DECLINED).map((c) => c.slice(0, MAX_QUERY_LENGTH)) } : {}),
     ...(set ? { set } : {}),
     ...(res.match ? { match: res.match } : {}),
   };

@@ -107,6 +107,11 @@ export interface RouteResult {
    */
   unread?: string;
   /**
+   * The clauses the request declines ("do not open a pull request", "不要修改"): their words were
+   * not matched (see core/text/declined.ts). Absent when there are none.
+   */
+  declined?: string[];
+  /**
    * The skills chosen to serve the request together, a selection over `candidates` (which stay in
    * final-score order). Absent when set selection is off, nothing matched, or no skill fits.
    */

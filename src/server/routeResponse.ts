@@ -27,12 +27,14 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
   let dense: RouteResponse['dense'] = { disabled: 'no library' };
   let readAs: string | undefined;
   let unread: string | undefined;
+  let declined: string[] | undefined;
   const timings = { embedMs: 0, denseMs: 0, lexicalMs: 0, fuseMs: 0, rerankMs: 0, totalMs: 0 };
   const sets = new Map<string, RouteSet>();
   for (const { folder, result, uriOf } of rankings) {
     dense = result.dense;
     readAs ??= result.readAs;
     unread ??= result.unread;
+    declined ??= result.declined;
     if (result.set) sets.set(folder, result.set);
     for (const key of Object.keys(timings) as (keyof typeof timings)[]) timings[key] += result.timings[key];
     for (const c of result.candidates) {
@@ -60,7 +62,7 @@ export function routeResponse(query: string, k: number, rankings: readonly Folde
   const view = rankings.find((r) => r.result.view)?.result.view;
   return {
     query, results, dense, timings,
-    ...(readAs ? { readAs } : {}), ...(unread ? { unread } : {}), ...(set ? { set } : {}), ...(match ? { match } : {}),
+    ...(readAs ? { readAs } : {}), ...(unread ? { unread } : {}), ...(declined ? { declined } : {}), ...(set ? { set } : {}), ...(match ? { match } : {}),
     ...(view ? { view: { client: view.client, label: view.label } } : {}), ...(listing ? { listing } : {}),
   };
 }

@@ -139,6 +139,8 @@ export interface RouteResponse {
   readAs?: string;
   /** The script or language most of the request is in when Skill Router reads none of it (`RouteResult.unread`). */
   unread?: string;
+  /** The clauses the request declines, whose words were not matched (`RouteResult.declined`). */
+  declined?: string[];
   /**
    * The skills the router judges to be needed together (the first `size` results of the top
    * result's folder) and the candidates set aside for a probable SKIP conflict with a kept one.

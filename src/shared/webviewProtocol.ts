@@ -18,6 +18,8 @@ export const MAX_QUERY_LENGTH = 2000;
 export const MAX_READ_AS_LENGTH = MAX_QUERY_LENGTH * 8;
 /** A script's or language's name (`RouteSummary.unread`). */
 export const MAX_UNREAD_LENGTH = 64;
+/** Declined clauses a summary carries (`RouteSummary.declined`). */
+export const MAX_DECLINED = 20;
 /** Most results one request may ask for. */
 export const MAX_K = 50;
 export const DEFAULT_K = 10;
@@ -143,6 +145,8 @@ export interface RouteSummary {
   readAs?: string;
   /** The script or language most of the request is in when Skill Router reads none of it (Hangul, Thai, Spanish, ...). */
   unread?: string;
+  /** The clauses the request declines, whose words were not matched. */
+  declined?: string[];
   set?: PanelSet;
   /** How well the library answers the request; `none`: no skill in it fits. Absent: not judged. */
   match?: 'strong' | 'weak' | 'none';
@@ -343,7 +347,7 @@ const summaryKeys = {
   totalMs: (v: unknown): v is number => isFiniteNumber(v) && v >= 0,
 };
 
-const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), unread: str(MAX_UNREAD_LENGTH), match: oneOf(['strong', 'weak', 'none'] as const), listing: isPanelListing };
+const summaryOptional = { set: isPanelSet, readAs: str(MAX_READ_AS_LENGTH), unread: str(MAX_UNREAD_LENGTH), declined: arrayOf(str(MAX_QUERY_LENGTH), MAX_DECLINED), match: oneOf(['strong', 'weak', 'none'] as const), listing: isPanelListing };
 
 /** Ranks 1..n in order, and no more results than asked for. */
 function coherent(s: RouteSummary): boolean {

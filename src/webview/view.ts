@@ -9,6 +9,7 @@ import { fill, h, type Child } from './dom';
 import { highlightSegments } from './highlight';
 import type { Expectation, ViewState } from './state';
 import { NOT_RELEVANT_BADGE, notRelevantWords, unreadNote } from '../core/route/notRelevant';
+import { declinedNote } from '../core/text/declined';
 
 export interface Actions {
   open(result: PanelResult): void;
@@ -55,11 +56,13 @@ export function renderStatus(el: HTMLElement, s: ViewState): void {
   const how = 'model' in last.dense ? `model ${last.dense.model}` : `words only (${last.dense.disabled})`;
   const summary = `${plural(last.results.length, 'skill')} for “${last.query}” · ${how} · ${last.totalMs.toFixed(0)} ms`;
   const unread = last.unread ? h('div', { class: 'unread' }, unreadNote(last.unread, last.results.length > 0)) : null;
-  if (!last.readAs) return unread ? fill(el, summary, unread) : fill(el, summary);
+  const declined = last.declined?.length ? h('div', { class: 'declined' }, declinedNote(last.declined)) : null;
+  const notes = [...(declined ? [declined] : []), ...(unread ? [unread] : [])];
+  if (!last.readAs) return fill(el, summary, ...notes);
   const title = last.unread
     ? `How the ${last.unread} glossary read the request: the words it knows, in English, as English skills and an English-only model meet them`
     : 'How the Chinese-English dictionary bridge read the request: its words in English, as English skills and an English-only model meet it';
-  fill(el, summary, h('div', { class: 'read-as', title }, `Read as: ${last.readAs}`), ...(unread ? [unread] : []));
+  fill(el, summary, h('div', { class: 'read-as', title }, `Read as: ${last.readAs}`), ...notes);
 }
 
 export function renderError(el: HTMLElement, message: string | null): void {

@@ -146,7 +146,7 @@ describe('cli: skill-router mcp over stdio (the SDK client against the real serv
       assert.equal(t.outputSchema?.type, 'object', `${t.name} has an output schema`);
       assert.equal(t.annotations?.readOnlyHint, true);
     }
-    assert.deepEqual(Object.keys(search.outputSchema!.properties!).sort(), ['library', 'match', 'message', 'others', 'readAs', 'request', 'set', 'truncated', 'unread', 'wordsOnly']);
+    assert.deepEqual(Object.keys(search.outputSchema!.properties!).sort(), ['declined', 'library', 'match', 'message', 'others', 'readAs', 'request', 'set', 'truncated', 'unread', 'wordsOnly']);
   });
 
   it("routes each fixture request exactly as `route` does: the same relevant ids in the same order", async () => {

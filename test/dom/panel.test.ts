@@ -129,6 +129,16 @@ describe('query panel (DOM)', function () {
     assert.match(await panel.text('#status .unread'), /reads only through a small glossary/);
   });
 
+  it('says which clauses of the request were not matched, because it declines them', async () => {
+    await routed();
+    await panel.deliver(resultsMessage(1, { declined: ['do not open a pull request'] }));
+    assert.equal(await panel.text('#status .declined'), 'Not matched, because the request says not to: “do not open a pull request”');
+    await panel.page.press('#query', 'Enter');
+    await panel.waitForPosted('route', 2);
+    await panel.deliver(resultsMessage(2, {}));
+    assert.equal(await panel.page.$('#status .declined'), null, 'a request that declines nothing shows no such line');
+  });
+
   it('shows a stage that is off as "off" with an empty bar, and scales bars when scores exceed 1', async () => {
     await routed();
     const results = RESULTS.slice(0, 2).map((r, i) => ({ ...r, scores: { ...r.scores, dense: null, rerank: i === 0 ? 2 : 1 } }));

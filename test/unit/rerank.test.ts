@@ -128,7 +128,7 @@ describe('features and set selection', () => {
 
   /** What the rerank stage reads for a request of `request(...)`. */
   const rerankInput = (req: RerankRequest): RerankInput => ({
-    request: { query: req.query, terms: [...req.terms], weights: new Map(), translated: new Set(), readAs: null },
+    request: { query: req.query, terms: [...req.terms], weights: new Map(), translated: new Set(), readAs: null, asked: req.query, declined: [] },
     head: req.head.map((c) => ({ ...c, denseNorm: 0, lexicalWeight: 1 })),
     features: listFeatures(req),
   });

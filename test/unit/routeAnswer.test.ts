@@ -116,6 +116,14 @@ describe('routeAnswer: shapeAnswer', () => {
     assert.doesNotMatch(answerText(shapeAnswer({ ...ROUTED, match: 'weak' }, { root: ROOT })), /does not read/);
   });
 
+  it('tells the agent which clauses of the request were not matched, because it declines them', () => {
+    const a = shapeAnswer({ ...ROUTED, declined: ['do not open a pull request'] }, { root: ROOT });
+    assert.deepEqual(a.declined, ['do not open a pull request']);
+    assert.match(answerText(a), /^\(Not matched, because the request says not to: “do not open a pull request”\)$/m);
+    assert.equal(shapeAnswer(ROUTED, { root: ROOT }).declined, undefined);
+    assert.doesNotMatch(answerText(shapeAnswer(ROUTED, { root: ROOT })), /Not matched/);
+  });
+
   it("match 'weak' keeps the results and says to check them", () => {
     const a = shapeAnswer({ ...ROUTED, match: 'weak' }, { root: ROOT });
     assert.equal(a.set.length, 2);

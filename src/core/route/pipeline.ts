@@ -217,7 +217,7 @@ export class RoutingPipeline {
     const t = performance.now();
     try {
       // A Chinese request reaches the English encoder as its bridged English text.
-      const text = denseQueryText(req.query, req.readAs, this.parts.text);
+      const text = denseQueryText(req.asked, req.readAs, this.parts.text);
       const read = readShare(text, embedder.info.languages);
       const skipped = unreadReason(read);
       if (skipped) return { vector: null, failed: null, skipped, read: 1, ms: 0 };
@@ -260,7 +260,7 @@ export class RoutingPipeline {
     const lib = this.lib;
     const seg = this.parts.text.segmenter;
     const features = listFeatures({
-      query: pool.request.query,
+      query: pool.request.asked,
       terms: pool.request.terms,
       bridgedQuery: pool.request.readAs,
       analyser: (text) => analyse(text, { segmenter: seg }),

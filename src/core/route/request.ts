@@ -7,6 +7,7 @@
  */
 import type { LexicalIndex } from '../index/lexicalIndex';
 import { analyse, hasCjk, stemWord, type Segmenter } from '../text/analyse';
+import { declinedClauses } from '../text/declined';
 import { otherLatinLanguage } from '../text/language';
 import { glossSpanish } from '../text/spanishGlossary';
 import { glossRequest, hasGlossedScript } from '../text/wordGlossary';
@@ -71,20 +72,25 @@ export interface AnalysedRequest {
   translated: ReadonlySet<string>;
   /** The request in bridged English when it has Chinese in it and a bridge is loaded, else null. */
   readAs: string | null;
+  /** The request without the clauses it declines ("do not open a pull request"): what is matched. */
+  asked: string;
+  /** The clauses the request declines, as written (see declined.ts). */
+  declined: string[];
 }
 
 /** Analyses a request for routing over the library indexed in `lexical`. */
 export function analyseRequest(query: string, lexical: LexicalIndex, s: FirstStageSettings, ctx: TextContext): AnalysedRequest {
-  const weights = queryTerms(query, lexical, s, ctx);
+  const { asked, declined } = declinedClauses(query);
+  const weights = queryTerms(asked, lexical, s, ctx);
   const translated = new Set<string>();
-  const bridged = bridgeRequest(query, lexical, ctx);
+  const bridged = bridgeRequest(asked, lexical, ctx);
   if (bridged && s.bridgeWeight > 0) {
     for (const [t, w] of bridged.senses) {
       if (!weights.has(t)) translated.add(t);
       weights.set(t, Math.max(weights.get(t) ?? 0, s.bridgeWeight * w));
     }
   }
-  return { query, terms: analyse(query, { segmenter: ctx.segmenter }), weights, translated, readAs: bridged?.readAs ?? null };
+  return { query, terms: analyse(asked, { segmenter: ctx.segmenter }), weights, translated, readAs: bridged?.readAs ?? null, asked, declined };
 }
 
 /** Lines of pasted code, logs and stack traces: mostly symbols, or the shapes such lines take. */

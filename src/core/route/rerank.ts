@@ -146,7 +146,7 @@ export class CrossEncoderReranker implements ListReranker {
   }
 
   async score({ request, head }: RerankInput, token?: CancelToken): Promise<number[]> {
-    const logits = await this.encoder.score(request.query, head.map((c) => this.textOf(c.id)), token);
+    const logits = await this.encoder.score(request.asked, head.map((c) => this.textOf(c.id)), token);
     return logits.map((x) => 1 / (1 + Math.exp(-x)));
   }
 }

@@ -362,6 +362,7 @@ class Engine implements RoutingEngine {
     if (opts.view) result.view = { kind: 'listing', client: opts.view.client, label: LISTING_RULES[opts.view.client].label };
     if (ranking.request.readAs) result.readAs = ranking.request.readAs;
     if (ranking.unread) result.unread = ranking.unread;
+    if (ranking.request.declined.length) result.declined = ranking.request.declined;
     if (set?.ids.length) result.set = { ids: set.ids, size: set.ids.length, rejected: set.rejected };
     return result;
   }
