@@ -20,7 +20,6 @@ function list(rows: Partial<Record<(typeof POINT_FEATURES)[number], number>>[]):
     requestFacets: {},
     facets: rows.map(() => ({})),
     libraryCoverage: 1,
-    librarySize: 10,
   };
 }
 

@@ -282,8 +282,6 @@ export interface ListFeatures {
    * words the library never uses is one no skill of it fits (1 when the library cannot be asked).
    */
   libraryCoverage: number;
-  /** Skills in the library the request was routed in (relevance reads its logarithm). */
-  librarySize: number;
   /**
    * Per candidate, what its description says it is not for when the request asks for it (the
    * item, in the author's words), else null; set by the routing pipeline, beside the reranker's
@@ -422,7 +420,7 @@ export function listFeatures(req: RerankRequest): ListFeatures {
     libraryCoverage = 0;
     for (const [t, i] of qIndex) if (req.libraryHas(t)) libraryCoverage += termWeights[i];
   }
-  return { ids, point, pairs, covers, termWeights, requestFacets: request.facets, facets: profileList.map((p) => p.facets), libraryCoverage, librarySize: profiles.size };
+  return { ids, point, pairs, covers, termWeights, requestFacets: request.facets, facets: profileList.map((p) => p.facets), libraryCoverage };
 }
 
 /**
