@@ -77,6 +77,11 @@ describe('server: multi-root workspace', function () {
     const zh = await c.conn.sendRequest(RouteRequest, { query: '把扫描的PDF发票里的表格提取出来', k: 3 });
     assert.equal(zh.results[0].skillId, 'pdf-extract');
     assert.match(zh.readAs ?? '', /\bPDF invoice\b.*\btable\b.*\bextract\b/);
+    // A request that declines a step: the clause comes back as written, and was not matched.
+    assert.equal(r.declined, undefined);
+    const declining = await c.conn.sendRequest(RouteRequest, { query: 'pull the tables out of a scanned PDF invoice, but do not deploy anything', k: 3 });
+    assert.equal(declining.results[0].skillId, 'pdf-extract');
+    assert.deepEqual(declining.declined, ['do not deploy anything']);
   });
 
   it('drops a removed folder with its diagnostics, and indexes an added one', async () => {

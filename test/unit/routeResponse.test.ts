@@ -44,15 +44,16 @@ describe('routeResponse', () => {
   it('takes the set of the top result\'s folder, and the first folder\'s reading of a Chinese request', () => {
     const set = (id: string) => ({ ids: [id], size: 1, rejected: [] });
     const r = routeResponse('q', 2, [
-      ranking('file:///a', [['a1', 0.3]], { set: set('a1'), readAs: 'invoice tables' }),
+      ranking('file:///a', [['a1', 0.3]], { set: set('a1'), readAs: 'invoice tables', declined: ['do not deploy'] }),
       ranking('file:///b', [['b1', 0.8]], { set: set('b1'), readAs: 'other' }),
     ]);
     assert.deepEqual(r.set, set('b1'));
     assert.equal(r.readAs, 'invoice tables');
+    assert.deepEqual(r.declined, ['do not deploy']);
     const none = routeResponse('q', 2, []);
     assert.deepEqual(none.results, []);
     assert.deepEqual(none.dense, { disabled: 'no library' });
-    assert.ok(!('set' in none) && !('readAs' in none));
+    assert.ok(!('set' in none) && !('readAs' in none) && !('declined' in none));
   });
 });
 
