@@ -25,6 +25,10 @@ describe('declinedClauses: the clauses a request declines', () => {
       'I don\'t want the one-line distro, set up the full tracing SDK',
       'Why does the webhook not arrive after a call?',
       '别人写的代码怎么审查',
+      'Don\'t know why the build fails on CI, can you check the logs',
+      'Never used Docker before, set up a dev container for this repo',
+      'Never seen this error before: ECONNRESET from the webhook',
+      'Do not have the credentials yet, mock the payment API',
     ]) assert.deepEqual(declinedClauses(request), { asked: request, declined: [] }, request);
   });
 

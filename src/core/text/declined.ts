@@ -7,7 +7,8 @@
  *
  * Only a clause that opens with the negation is declined (an imperative: "do not", "don't",
  * "never"; 不要, 别, 不用, 无需, 请勿): "we don't have SCAPI credentials yet" and "the hook never
- * fires" describe the situation, and their words still count. A declined clause runs to the next
+ * fires" describe the situation, and their words still count, as do "Don't know why the build
+ * fails" and "Never used Docker before" (a verb of knowing, a past participle: no instruction). A declined clause runs to the next
  * comma, full stop, semicolon or line end, so a wanted step after a comma is still read.
  *
  * Every pattern here is linear in the request's length (no nested or adjacent open-ended
@@ -18,7 +19,7 @@
  * A clause that opens with an imperative negation, in English: the mark or joining word before
  * it (group 1), then the clause up to its end.
  */
-const ENGLISH = /(^|[.;:!?]\s|,|(?<![\p{L}])(?:but|and|then|yet)\s)\s*((?:please\s+)?(?:do\s+not|don['’]t|dont|never)(?![\p{L}])[^.;:!?,\n]*)/giu;
+const ENGLISH = /(^|[.;:!?]\s|,|(?<![\p{L}])(?:but|and|then|yet)\s)\s*((?:please\s+)?(?:(?:do\s+not|don['’]t|dont)(?!\s+(?:know|understand|see|remember|recall|think|care|mind|have|get\s+why)(?![\p{L}]))|never(?!\s+(?:[\p{L}]+ed|been|seen|heard|had|done|gotten|got|known|run|written|made|mind)(?![\p{L}])))(?![\p{L}])[^.;:!?,\n]*)/giu;
 
 /**
  * The same in Chinese. 别 is not declined before 人, 的, 处, 名 or 称 (别人 "other people",
