@@ -4,13 +4,10 @@
 // all three requests below (relevance 0.99). Runs the built bundle (dist/cli.js) in process, the
 // real ONNX encoder included.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const ROOT = resolve(__dirname, '../../..');
-
-type Main = (io: { argv: string[]; cwd: string; stdout: (s: string) => void; stderr: (s: string) => void; env?: Record<string, string | undefined> }) => Promise<number>;
+import { join } from 'node:path';
+import { runCli, writeLibrary } from '../helpers/cliInProcess';
 
 const SKILLS: Record<string, string> = {
   'prd-writer': 'Author product requirement documents - problem statement, target users, goals, non-goals and acceptance criteria.',
@@ -29,21 +26,15 @@ describe('cli: what a request declines is not matched, with the model', function
   let dir: string;
 
   const run = async (query: string, json: boolean): Promise<string> => {
-    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
-    const out = { stdout: '', stderr: '' };
-    const argv = ['route', query, '--library', 'lib', '--cache', join(dir, 'cache'), '--top', '3', '--quiet', ...(json ? ['--json'] : [])];
-    const code = await main({ argv, cwd: dir, stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s), env: {} });
-    assert.equal(code, 0, out.stderr);
+    const out = await runCli(['route', query, '--library', 'lib', '--cache', join(dir, 'cache'), '--top', '3', '--quiet', ...(json ? ['--json'] : [])], dir);
+    assert.equal(out.code, 0, out.stderr);
     return out.stdout;
   };
   const route = async (query: string): Promise<Routed> => JSON.parse(await run(query, true)) as Routed;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'sr-declined-'));
-    for (const [name, description] of Object.entries(SKILLS)) {
-      mkdirSync(join(dir, 'lib', name), { recursive: true });
-      writeFileSync(join(dir, 'lib', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n\nSteps for the job.\n`);
-    }
+    writeLibrary(dir, SKILLS);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

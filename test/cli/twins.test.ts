@@ -2,13 +2,10 @@
 // near-duplicates in a 3-skill library, with the default encoder, and every example request of
 // the finding, pasted into `route`, ranks both skills where the finding says. Runs the built bundle (dist/cli.js) in process, the real ONNX encoder included.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const ROOT = resolve(__dirname, '../../..');
-
-type Main = (io: { argv: string[]; cwd: string; stdout: (s: string) => void; stderr: (s: string) => void; env?: Record<string, string | undefined> }) => Promise<number>;
+import { join } from 'node:path';
+import { runCli, writeLibrary } from '../helpers/cliInProcess';
 
 const SKILLS: Record<string, string> = {
   'csv-cleaner':
@@ -29,19 +26,11 @@ describe('cli: twins in other words are near-duplicates, and their evidence repr
   this.timeout(120_000);
   let dir: string;
 
-  const run = async (argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-    const main = (require(join(ROOT, 'dist/cli.js')) as { main: Main }).main;
-    const out = { stdout: '', stderr: '' };
-    const code = await main({ argv, cwd: dir, stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s), env: {} });
-    return { code, ...out };
-  };
+  const run = (argv: string[]) => runCli(argv, dir);
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'sr-twins-'));
-    for (const [name, description] of Object.entries(SKILLS)) {
-      mkdirSync(join(dir, 'lib', name), { recursive: true });
-      writeFileSync(join(dir, 'lib', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n\nSteps for the job.\n`);
-    }
+    writeLibrary(dir, SKILLS);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -75,11 +64,8 @@ describe('cli: twins in other words are near-duplicates, and their evidence repr
     const alt = mkdtempSync(join(tmpdir(), 'sr-twice-'));
     try {
       const skills: Record<string, string> = { 'csv-cleaner': SKILLS['csv-cleaner'], csv_cleaner: SKILLS['tabular-data-cleanup'], 'haiku-poet': SKILLS['haiku-poet'] };
-      for (const [name, description] of Object.entries(skills)) {
-        mkdirSync(join(alt, name), { recursive: true });
-        writeFileSync(join(alt, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n# ${name}\n\nSteps for the job.\n`);
-      }
-      const r = await run(['check', '--library', alt, '--quiet', '--cache', join(alt, '.cache'), '--format', 'json']);
+      writeLibrary(alt, skills);
+      const r = await run(['check', '--library', join(alt, 'lib'), '--quiet', '--cache', join(alt, '.cache'), '--format', 'json']);
       assert.notEqual(r.code, 2, r.stderr);
       const dups = (JSON.parse(r.stdout).findings as (JsonFinding & { suggestion?: string })[]).filter((f) => f.code === 'skill.near-duplicate');
       assert.deepEqual(dups.map((f) => f.skillId).sort(), ['csv-cleaner', 'csv_cleaner'], r.stdout);
