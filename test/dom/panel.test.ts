@@ -1,46 +1,22 @@
 /** DOM tests of the query panel (src/webview) in headless Chromium, with a stubbed VS Code API. */
 import * as assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import { isWebviewMessage, MAX_READ_AS_LENGTH, type HostMessage } from '../../src/shared/webviewProtocol';
 import { INIT, LISTING, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
-import { launchChromium, PanelPage } from './harness';
+import { PanelPage } from './harness';
+import { panelSuite } from './suite';
 
 describe('query panel (DOM)', function () {
   this.timeout(60_000);
-  let browser: Browser;
   let panel: PanelPage;
+  const suite = panelSuite(() => panel);
 
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async function () {
-    if (panel) {
-      // Every test also checks that nothing was blocked by the CSP and nothing threw.
-      const violations = await panel.cspViolations();
-      const errors = panel.pageErrors;
-      await panel.close();
-      if (this.currentTest?.state === 'passed') {
-        assert.deepEqual(violations, [], 'CSP violations');
-        assert.deepEqual(errors, [], 'page errors');
-      }
-    }
-  });
-
-  /** A connected panel that has routed QUERY once (request 1) and is waiting for the answer. */
   async function routed(opts: Parameters<typeof PanelPage.open>[1] = {}, init: HostMessage = INIT): Promise<PanelPage> {
-    panel = await PanelPage.open(browser, opts);
-    await panel.deliver(init);
-    await panel.page.fill('#query', QUERY);
-    await panel.page.press('#query', 'Enter');
-    await panel.waitForPosted('route');
+    panel = await suite.routed(opts, init);
     return panel;
   }
 
   it('posts ready, then a validated route request when the author types and presses Enter', async () => {
-    panel = await PanelPage.open(browser);
+    panel = await PanelPage.open(suite.browser());
     assert.deepEqual(await panel.posted(), [{ type: 'ready' }]);
     await panel.deliver(INIT);
     await panel.page.fill('#query', `  ${QUERY}  `);
@@ -56,7 +32,7 @@ describe('query panel (DOM)', function () {
   });
 
   it('does not post an empty request and says so', async () => {
-    panel = await PanelPage.open(browser);
+    panel = await PanelPage.open(suite.browser());
     await panel.deliver(INIT);
     await panel.page.fill('#query', '   ');
     await panel.page.press('#query', 'Enter');
@@ -65,7 +41,7 @@ describe('query panel (DOM)', function () {
   });
 
   it('takes the default profile and K from init, and sends the K the author sets', async () => {
-    panel = await PanelPage.open(browser);
+    panel = await PanelPage.open(suite.browser());
     await panel.deliver({ ...INIT, profiles: ['codex', 'spec'], k: 7 });
     assert.equal(await panel.page.inputValue('#profile'), 'codex');
     assert.equal(await panel.page.inputValue('#k'), '7');
@@ -362,7 +338,7 @@ describe('query panel (DOM)', function () {
   });
 
   it('keeps a history of requests, most recent first, that reruns on click and can be cleared', async () => {
-    panel = await PanelPage.open(browser);
+    panel = await PanelPage.open(suite.browser());
     await panel.deliver(INIT);
     assert.equal(await panel.page.isHidden('#history'), true);
     for (const q of ['first request', 'second request', 'first request']) {
@@ -390,7 +366,7 @@ describe('query panel (DOM)', function () {
     assert.equal((stored as { v: number }).v, 1);
     await panel.close();
 
-    panel = await PanelPage.open(browser, { stored });
+    panel = await PanelPage.open(suite.browser(), { stored });
     // Before the host says anything, the page shows what it showed.
     assert.equal(await panel.page.inputValue('#query'), 'half-typed request');
     assert.equal(await panel.page.inputValue('#profile'), 'codex');
@@ -406,14 +382,14 @@ describe('query panel (DOM)', function () {
   });
 
   it('ignores stored state of another shape', async () => {
-    panel = await PanelPage.open(browser, { stored: { v: 0, whatever: true } });
+    panel = await PanelPage.open(suite.browser(), { stored: { v: 0, whatever: true } });
     await panel.deliver(INIT);
     assert.equal(await panel.page.inputValue('#query'), '');
     assert.equal(await panel.page.locator('li.result').count(), 0);
   });
 
   it('restores what the host kept when the panel is reopened without webview state', async () => {
-    panel = await PanelPage.open(browser);
+    panel = await PanelPage.open(suite.browser());
     await panel.deliver({
       ...INIT,
       restore: { query: QUERY, k: 5, profile: 'copilot', history: [QUERY, 'older request'], last: summary(6, { k: 5 }) },
@@ -426,79 +402,6 @@ describe('query panel (DOM)', function () {
     await panel.page.press('#query', 'Enter');
     const [route] = await panel.waitForPosted('route');
     assert.equal(route.requestId, 7, 'ids continue after the restored answer');
-  });
-
-  it('pre-fills nothing: not the router\'s set, not the active skill; Save waits for the author to mark', async () => {
-    await routed();
-    await panel.deliver(resultsMessage(1, { set: SET, active: { uri: uriOf('pdf-build'), name: 'pdf-build', folder: 'pdf-build', rank: 3, depth: 4 } }));
-    assert.equal(await panel.text('#expect-list'), '—');
-    assert.equal(await panel.text('#not-expect-list'), '—');
-    assert.equal(await panel.page.isChecked('#save-set'), false);
-    assert.equal(await panel.page.isDisabled('#save'), true);
-    assert.match(await panel.text('#save-bar .hint'), /nothing is marked for you/);
-    assert.deepEqual(await panel.page.$$eval('.toggle[aria-pressed="true"]', (els) => els.length), 0);
-  });
-
-  it('runs the test before saving it, and says that it passes', async () => {
-    await routed();
-    await panel.deliver(resultsMessage(1));
-    await panel.page.click('li.result:nth-child(1) .toggle.expect');
-    await panel.page.click('li.result:nth-child(2) .toggle.expect');
-    await panel.page.click('li.result:nth-child(4) .toggle.not-expect');
-    assert.equal(await panel.text('#expect-list'), 'pdf-extract, 数据可视化');
-    assert.equal(await panel.text('#not-expect-list'), 'docx-edit');
-    assert.equal(await panel.page.getAttribute('li.result:nth-child(1) .toggle.expect', 'aria-pressed'), 'true');
-    await panel.page.check('#save-set');
-    await panel.page.fill('#save-top', '3');
-    await panel.page.dispatchEvent('#save-top', 'change');
-    await panel.page.click('#save');
-    const [save] = await panel.waitForPosted('saveTest');
-    assert.deepEqual(save, {
-      type: 'saveTest',
-      test: { query: QUERY, expect: ['pdf-extract', '数据可视化'], notExpect: ['docx-edit'], top: 3, set: true },
-    });
-    assert.ok(isWebviewMessage(save));
-    assert.equal(await panel.page.isDisabled('#save'), true, 'no double save while the test runs');
-    assert.equal(await panel.text('#save'), 'Running the test…');
-    await panel.deliver({ type: 'saved', file: 'skill-router.tests.yaml', uri: 'file:///work/skills/skill-router.tests.yaml', query: QUERY, outcome: { passed: true, topN: 3, problems: [] } });
-    assert.equal(await panel.text('.saved'), 'Saved to skill-router.tests.yaml. It passes now (top 3). Open the tests file');
-    assert.equal(await panel.page.locator('.saved.pass').count(), 1);
-    await panel.page.click('.saved button');
-    const opens = await panel.waitForPosted('open');
-    assert.deepEqual(opens[0], { type: 'open', uri: 'file:///work/skills/skill-router.tests.yaml' });
-  });
-
-  it('a test that would fail check at once is not saved: the panel says why, and "Save anyway" saves it', async () => {
-    await routed();
-    await panel.deliver(resultsMessage(1));
-    await panel.page.click('li.result:nth-child(4) .toggle.not-expect');
-    await panel.page.click('#save');
-    await panel.waitForPosted('saveTest');
-    const problem = 'expected "docx-edit" outside the top 5, but it ranked 4';
-    await panel.deliver({ type: 'tested', query: QUERY, outcome: { passed: false, topN: 5, problems: [problem] } });
-    assert.match(await panel.text('.test-result.fail'), /^Fails now \(top 5\): skill-router check would fail on this test at once, so it was not saved\./);
-    assert.deepEqual(await panel.page.$$eval('.test-problems li', (els) => els.map((e) => e.textContent)), [problem]);
-    assert.equal(await panel.page.isEnabled('#save'), true);
-    await panel.page.click('#save-anyway');
-    const saves = await panel.waitForPosted('saveTest', 2);
-    assert.deepEqual(saves[1], { type: 'saveTest', test: { query: QUERY, expect: [], notExpect: ['docx-edit'] }, force: true });
-    assert.ok(isWebviewMessage(saves[1]));
-    await panel.deliver({ type: 'saved', file: 'skill-router.tests.yaml', uri: 'file:///work/skills/skill-router.tests.yaml', query: QUERY, outcome: { passed: false, topN: 5, problems: [problem] } });
-    assert.match(await panel.text('.saved'), /^Saved to skill-router\.tests\.yaml\. It fails now \(top 5\)\. Open the tests file/);
-    // Changing the expectation is another test: the old verdict goes.
-    await panel.page.click('li.result:nth-child(4) .toggle.not-expect');
-    assert.equal(await panel.page.locator('.test-result').count(), 0);
-  });
-
-  it('names skills by id in a saved test when two shown skills share a name', async () => {
-    await routed();
-    const results = [RESULTS[0], { ...RESULTS[1], name: 'pdf-extract', skillId: 'vendor__pdf-extract', uri: uriOf('vendor__pdf-extract') }];
-    await panel.deliver(resultsMessage(1, { results }));
-    await panel.page.click('li.result:nth-child(1) .toggle.expect');
-    await panel.page.click('li.result:nth-child(2) .toggle.not-expect');
-    await panel.page.click('#save');
-    const [save] = await panel.waitForPosted('saveTest');
-    assert.deepEqual(save.test, { query: QUERY, expect: ['pdf-extract'], notExpect: ['vendor__pdf-extract'] });
   });
 
   it('draws a line after the last relevant result, and says when no skill of the library fits', async () => {
@@ -571,7 +474,7 @@ describe('query panel (DOM)', function () {
   });
 
   it('routes nothing again on "stale" before any answer', async () => {
-    panel = await PanelPage.open(browser);
+    panel = await PanelPage.open(suite.browser());
     await panel.deliver(INIT);
     await panel.deliver({ type: 'stale' });
     await panel.page.fill('#query', QUERY);
