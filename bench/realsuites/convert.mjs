@@ -11,8 +11,8 @@
  *
  * A library whose snapshot is absent is skipped with a message. Fetched content stays out of git
  * (see bench/realsuites/.gitignore); this script, the library tables it reads (sources-first.mjs,
- * sources-later.mjs, sources-fifth.mjs, sources-sixth.mjs, sourceHelpers.mjs), SOURCE.md and
- * SPLIT.md are what is committed.
+ * sources-later.mjs, sources-fifth.mjs, sources-sixth.mjs, sources-seventh.mjs, sourceHelpers.mjs),
+ * SOURCE.md and SPLIT.md are what is committed.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { FIRST } from './sources-first.mjs';
 import { LATER } from './sources-later.mjs';
 import { FIFTH } from './sources-fifth.mjs';
 import { SIXTH } from './sources-sixth.mjs';
+import { SEVENTH } from './sources-seventh.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -40,7 +41,7 @@ const { values } = parseArgs({
  * `not` is a negative, `not: []` meaning no skill of the library should fire) or
  * `{id, source, drop}` for a case that cannot be converted.
  */
-const LIBRARIES = [...FIRST, ...LATER, ...FIFTH, ...SIXTH];
+const LIBRARIES = [...FIRST, ...LATER, ...FIFTH, ...SIXTH, ...SEVENTH];
 
 function convert(lib) {
   const gitDir = path.join(values.mirror, lib.repo.replace('/', '+'), 'repo');
