@@ -30,12 +30,19 @@ const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.c
 /**
  * The code actions offered at `range`, asked again (at most 10 times, 300 ms apart) until one is
  * titled `title`: VS Code hands the provider the markers it holds at that moment, and once in a
- * CI run it asked while the server was re-publishing the file's diagnostics and got none.
+ * CI run it asked while the server was re-publishing the file's diagnostics and got none; in
+ * another, the request was cancelled ("Canceled") as the markers changed under it, which is asked
+ * again too.
  */
 async function actionsOffering(uri: vscode.Uri, range: vscode.Range, title: string): Promise<vscode.CodeAction[]> {
   let actions: vscode.CodeAction[] = [];
   for (let i = 0; i < 10; i++) {
-    actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
+    try {
+      actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
+    } catch (err) {
+      if (!(err instanceof Error && err.message === 'Canceled') || i === 9) throw err;
+      actions = [];
+    }
     if (actions.some((a) => a.title === title)) break;
     await new Promise((r) => setTimeout(r, 300));
   }
