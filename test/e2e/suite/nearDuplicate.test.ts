@@ -3,28 +3,11 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { actionsOffering, codeOf, diagnosticsOf } from './waits';
 
 const WS = process.env.E2E_WS!;
 const file = (id: string) => vscode.Uri.file(path.join(WS, id, 'SKILL.md'));
 
-/** Resolves with the diagnostics of `uri` once `ok` holds, re-checked on every diagnostics change. */
-function diagnosticsOf(uri: vscode.Uri, ok: (d: vscode.Diagnostic[]) => boolean): Promise<vscode.Diagnostic[]> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'skill-router');
-      if (!ok(d)) return false;
-      sub.dispose();
-      resolve(d);
-      return true;
-    };
-    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some((u) => u.toString() === uri.toString())) check();
-    });
-    check();
-  });
-}
-
-const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
 /** The near-duplicate warnings only: an open skill may also get skill.unreachable (information) once its checks run. */
 const nearDuplicates = (ds: vscode.Diagnostic[]) => ds.filter((d) => codeOf(d) === 'skill.near-duplicate');
 
@@ -85,9 +68,9 @@ describe('Skill Router in VS Code', () => {
   it('offers the quick fixes and explains front-matter keys on hover', async () => {
     const uri = file('csv-tidy');
     const [d] = nearDuplicates(await diagnosticsOf(uri, (x) => nearDuplicates(x).length === 1));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range);
-    const titles = actions.map((a) => a.title);
-    assert.ok(titles.includes('Ignore skill.near-duplicate about "csv-cleaner" in this skill (comment)'), titles.join('; '));
+    const ignore = 'Ignore skill.near-duplicate about "csv-cleaner" in this skill (comment)';
+    const titles = (await actionsOffering(uri, d.range, ignore)).map((a) => a.title);
+    assert.ok(titles.includes(ignore), titles.join('; '));
     // The twins share their words, so there is no line that would tell them apart to offer.
     assert.ok(!titles.some((t) => t.startsWith('Add to the description')), titles.join('; '));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(2, 3));
@@ -100,7 +83,7 @@ describe('Skill Router in VS Code', () => {
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.replace(doc.lineAt(1).range, 'name: k8s-deployer'));
     const title = 'Set name to the folder name "k8s-deploy"';
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, doc.lineAt(1).range);
+    const actions = await actionsOffering(doc.uri, doc.lineAt(1).range, title);
     const fix = actions.find((a) => a.title === title);
     assert.ok(fix?.edit, `offered: ${actions.map((a) => a.title).join('; ')}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
