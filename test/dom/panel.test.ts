@@ -1,6 +1,6 @@
 /** DOM tests of the query panel (src/webview) in headless Chromium, with a stubbed VS Code API. */
 import * as assert from 'node:assert/strict';
-import { isWebviewMessage, MAX_READ_AS_LENGTH, type HostMessage } from '../../src/shared/webviewProtocol';
+import { isWebviewMessage, MAX_READ_AS_LENGTH } from '../../src/shared/webviewProtocol';
 import { INIT, LISTING, longDescription, QUERY, RESULTS, resultsMessage, SET, summary, uriOf } from './fixtures';
 import { PanelPage } from './harness';
 import { panelSuite } from './suite';
@@ -8,12 +8,8 @@ import { panelSuite } from './suite';
 describe('query panel (DOM)', function () {
   this.timeout(60_000);
   let panel: PanelPage;
-  const suite = panelSuite(() => panel);
-
-  async function routed(opts: Parameters<typeof PanelPage.open>[1] = {}, init: HostMessage = INIT): Promise<PanelPage> {
-    panel = await suite.routed(opts, init);
-    return panel;
-  }
+  const suite = panelSuite(() => panel, (opened) => (panel = opened));
+  const { routed } = suite;
 
   it('posts ready, then a validated route request when the author types and presses Enter', async () => {
     panel = await PanelPage.open(suite.browser());

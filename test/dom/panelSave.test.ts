@@ -1,19 +1,15 @@
 /** DOM tests of the query panel's routing tests (saving a request as a test of the library), in headless Chromium, with a stubbed VS Code API. */
 import * as assert from 'node:assert/strict';
-import { isWebviewMessage, type HostMessage } from '../../src/shared/webviewProtocol';
-import { INIT, QUERY, RESULTS, resultsMessage, SET, uriOf } from './fixtures';
+import { isWebviewMessage } from '../../src/shared/webviewProtocol';
+import { QUERY, RESULTS, resultsMessage, SET, uriOf } from './fixtures';
 import { PanelPage } from './harness';
 import { panelSuite } from './suite';
 
 describe('query panel (DOM): saving a routing test', function () {
   this.timeout(60_000);
   let panel: PanelPage;
-  const suite = panelSuite(() => panel);
-
-  async function routed(opts: Parameters<typeof PanelPage.open>[1] = {}, init: HostMessage = INIT): Promise<PanelPage> {
-    panel = await suite.routed(opts, init);
-    return panel;
-  }
+  const suite = panelSuite(() => panel, (opened) => (panel = opened));
+  const { routed } = suite;
 
   it('pre-fills nothing: not the router\'s set, not the active skill; Save waits for the author to mark', async () => {
     await routed();

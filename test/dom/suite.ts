@@ -14,10 +14,10 @@ export interface PanelSuite {
 
 /**
  * Registers the suite's hooks: one Chromium for the suite, and after each test the page it left
- * open (`current()`) closed; a test that passed must also have had nothing blocked by the CSP and
+ * open (`current()`; `routed` hands its page to `opened`) closed; a test that passed must also have had nothing blocked by the CSP and
  * nothing thrown in the page.
  */
-export function panelSuite(current: () => PanelPage | undefined): PanelSuite {
+export function panelSuite(current: () => PanelPage | undefined, opened: (panel: PanelPage) => void): PanelSuite {
   let browser: Browser;
   before(async () => {
     browser = await launchChromium();
@@ -44,6 +44,7 @@ export function panelSuite(current: () => PanelPage | undefined): PanelSuite {
       await panel.page.fill('#query', QUERY);
       await panel.page.press('#query', 'Enter');
       await panel.waitForPosted('route');
+      opened(panel);
       return panel;
     },
   };
